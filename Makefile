@@ -1,0 +1,48 @@
+# Two commands: `make run` serves the playground, `make test` runs the whole suite.
+# Both create .venv (Python >= 3.12) and install what they need on first use.
+
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+# The first interpreter >= 3.12 found: pyenv's pinned one, then the usual names.
+PYTHON_FOR_VENV := $(shell for p in python3 python3.13 python3.12 python; do \
+	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null \
+	&& { echo $$p; break; }; done)
+
+.PHONY: run test lint format bench clean
+
+$(PY):
+	@test -n "$(PYTHON_FOR_VENV)" || { echo "Python >= 3.12 is required (none found on PATH)."; exit 1; }
+	$(PYTHON_FOR_VENV) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.run-deps: requirements.txt | $(PY)
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.test-deps: requirements.txt requirements-test.txt | $(PY)
+	$(PY) -m pip install --quiet -r requirements-test.txt
+	touch $@ $(VENV)/.run-deps
+
+run: $(VENV)/.run-deps
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py seed
+	$(PY) -m daphne -b $(HOST) -p $(PORT) playground.asgi:application
+
+test: $(VENV)/.test-deps
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) manage.py makemigrations --check --dry-run
+	$(PY) -m pytest
+
+lint: $(VENV)/.test-deps
+	$(PY) -m ruff check --fix .
+	$(PY) -m ruff format .
+
+bench: $(VENV)/.test-deps
+	$(PY) -m bench
+
+clean:
+	rm -rf $(VENV) db.sqlite3 .local-login

@@ -1,0 +1,775 @@
+"""The elicitation contract: read `request_input` payloads, check answers, build envelopes.
+
+Pure Python (no Django), so any client can use it; the golden fixtures in
+`elicitation/fixtures/contract/` pin the same behaviour for clients written in other languages.
+
+- `parse_request(payload)` reads the tool arguments `{message, requestedSchema}` into an
+  `ElicitationRequest` (flat fields, options in one list, aliases normalised), or returns
+  `Degraded` with a one-line reason naming the offending property. It never raises.
+- `validate_form` (raw HTML form values) and `validate_content` (typed JSON) check an answer
+  against the request and return an `AnswerResult`: the content to send, or messages a person
+  can act on, keyed by property name ("" for the whole form). They never raise.
+- `accept`, `decline`, `cancel` and `respond` build the envelopes the agent receives.
+
+Choices this module makes:
+- An integral float (3.0) for an integer, as a default or an answer, is read as the int 3.
+- A default must itself be a valid answer (type, options, limits, pattern, format); otherwise
+  the payload is degraded, so the agent learns of the mistake at once instead of the person at
+  submit. `null`, "" and [] defaults mean "no default".
+- Single-line text is stripped of surrounding whitespace; multiline and code fields keep theirs
+  (with CRLF turned into LF); select values are matched exactly.
+- An empty answer ("", whitespace only, no choices, null) is left out of content, or is
+  "This field is required." when required. A boolean is always in content: absent means false,
+  so a required boolean is satisfied by false.
+- A single-value form field reads the last submitted value, like `QueryDict.get`.
+- The payload limit counts the UTF-8 bytes of the payload's compact JSON encoding.
+- Keywords outside the dialect (`exclusiveMinimum`, `multipleOf`, `$schema`, ...) are ignored,
+  as are keywords of another type (`minLength` on an integer).
+- Secrets are spotted in names and titles by words: "max_tokens" (a count) and "secretary" pass,
+  "authToken", "client_secret", "API Key" and "private_key" do not.
+"""
+
+import json
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Self
+
+from jsonschema import Draft202012Validator, ValidationError
+
+__all__ = [
+    "MAX_ANSWER_CHARS",
+    "MAX_MESSAGE_CHARS",
+    "MAX_OPTIONS",
+    "MAX_PAYLOAD_BYTES",
+    "MAX_PROPERTIES",
+    "PROPERTY_NAME_RE",
+    "AnswerResult",
+    "Degraded",
+    "ElicitationRequest",
+    "Field",
+    "Option",
+    "accept",
+    "cancel",
+    "decline",
+    "degradation_error",
+    "humanize",
+    "parse_request",
+    "respond",
+    "validate_content",
+    "validate_form",
+]
+
+MAX_PROPERTIES = 50
+MAX_MESSAGE_CHARS = 4000
+MAX_OPTIONS = 500
+MAX_PAYLOAD_BYTES = 65536
+MAX_ANSWER_CHARS = 100_000
+PROPERTY_NAME_RE = r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"
+
+FIELD_TYPES = ("string", "number", "integer", "boolean", "array")
+WIDGETS = ("textarea", "code")
+
+# Keys are lowercased with whitespace removed; unknown formats are dropped.
+_FORMATS = {
+    "date": "date",
+    "date-time": "date-time",
+    "datetime": "date-time",
+    "email": "email",
+    "uri": "uri",
+    "url": "uri",
+    "multiline": "multiline",
+    "textarea": "multiline",
+    "multi-line": "multiline",
+    "multi_line": "multiline",
+    "long-text": "multiline",
+    "long_text": "multiline",
+    "longtext": "multiline",
+}
+_FORMAT_MESSAGES = {
+    "email": "Enter a valid email address.",
+    "uri": "Enter a full web address, like https://example.com.",
+    "date": "Enter a date as YYYY-MM-DD.",
+    "date-time": "Enter a date and time, like 2025-12-26T14:30.",
+}
+# Field attribute -> JSON Schema keyword, in the order their messages should win.
+_KEYWORDS = {
+    "minimum": "minimum",
+    "maximum": "maximum",
+    "min_length": "minLength",
+    "max_length": "maxLength",
+    "pattern": "pattern",
+    "min_items": "minItems",
+    "max_items": "maxItems",
+}
+
+REQUIRED = "This field is required."
+TOO_LONG = f"Use at most {MAX_ANSWER_CHARS:,} characters."
+CHOOSE = "Choose one of the listed options."
+WHOLE_NUMBER = "Enter a whole number."
+NUMBER = "Enter a number."
+YES_OR_NO = "Choose yes or no."
+TEXT = "Enter text."
+
+_NAME = re.compile(PROPERTY_NAME_RE)
+_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_SECRET_PARTS = (
+    "password",
+    "passwd",
+    "passphrase",
+    "credential",
+    "apikey",
+    "privatekey",
+    "accesskey",
+)
+_INTEGER = re.compile(r"[+-]?\d+")
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_LOCAL_DATETIME = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?")
+_TRUE = ("on", "true", "1", "yes")
+_FALSE = ("", "off", "false", "0", "no")
+
+
+@dataclass(frozen=True)
+class Option:
+    value: str
+    label: str
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    type: str
+    label: str
+    title: str | None
+    description: str | None
+    required: bool
+    format: str | None = None
+    widget: str | None = None
+    placeholder: str | None = None
+    default: Any = None  # the JSON value (a list for multi-select); None when absent
+    options: tuple[Option, ...] | None = None
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    pattern: str | None = None
+    min_items: int | None = None
+    max_items: int | None = None
+
+
+@dataclass(frozen=True)
+class ElicitationRequest:
+    message: str
+    title: str | None
+    fields: tuple[Field, ...]
+
+    def schema(self) -> dict[str, Any]:
+        """Return the Draft 2020-12 JSON schema that accepted content satisfies."""
+        return {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "properties": {field.name: _field_schema(field) for field in self.fields},
+            "required": [field.name for field in self.fields if field.required],
+            "additionalProperties": False,
+        }
+
+    def defaults(self) -> dict[str, Any]:
+        """Return the content made of the declared defaults only."""
+        return {
+            field.name: list(field.default) if field.type == "array" else field.default
+            for field in self.fields
+            if field.default is not None
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the normalized request as JSON data (None-valued keys left out)."""
+        data = {"message": self.message, "title": self.title}
+        data["fields"] = [_field_to_dict(field) for field in self.fields]
+        return _without_none(data)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        """Return the request that `to_dict` produced `data` from."""
+        return cls(
+            message=data["message"],
+            title=data.get("title"),
+            fields=tuple(_field_from_dict(field) for field in data["fields"]),
+        )
+
+
+@dataclass(frozen=True)
+class Degraded:
+    reason: str
+
+    def error_text(self) -> str:
+        """Return the tool result the agent receives for this payload."""
+        return degradation_error(self.reason)
+
+
+@dataclass(frozen=True)
+class AnswerResult:
+    content: dict[str, Any] | None
+    errors: dict[str, str]
+
+    @property
+    def ok(self) -> bool:
+        """Return whether the answer can be accepted."""
+        return not self.errors
+
+
+class _Unsupported(Exception):
+    """Carry the one-line reason a payload is degraded out of the parser."""
+
+
+def parse_request(payload: object) -> ElicitationRequest | Degraded:
+    """Return the request a `request_input` payload describes, or why it cannot be shown."""
+    try:
+        return _parse_payload(payload)
+    except _Unsupported as exc:
+        return Degraded(str(exc))
+
+
+def validate_form(
+    request: ElicitationRequest,
+    data: Mapping[str, list[str]],
+    *,
+    utc_offset_minutes: int = 0,
+) -> AnswerResult:
+    """Return the content raw form values make, or what the person must fix."""
+    if not isinstance(data, Mapping):
+        return AnswerResult(None, {"": "The form could not be read."})
+    # An offset that is not whole minutes within a day is not a real one: read it as UTC.
+    valid_offset = type(utc_offset_minutes) is int and abs(utc_offset_minutes) < 24 * 60
+    offset = utc_offset_minutes if valid_offset else 0
+    return _check(request, lambda field: _read_form(field, _form_values(data, field.name), offset))
+
+
+def validate_content(request: ElicitationRequest, content: object) -> AnswerResult:
+    """Return the content typed JSON values make, or what must be fixed."""
+    if not isinstance(content, Mapping):
+        return AnswerResult(None, {"": "The answer must be a JSON object."})
+    return _check(request, lambda field: _read_typed(field, content.get(field.name)))
+
+
+def accept(content: dict[str, Any], human_friendly_message: str | None = None) -> dict[str, Any]:
+    """Return the envelope that accepts the request with `content`."""
+    return _with_message({"action": "accept", "content": content}, human_friendly_message)
+
+
+def decline(human_friendly_message: str | None = None) -> dict[str, Any]:
+    """Return the envelope for a person who chose not to answer."""
+    return _with_message({"action": "decline"}, human_friendly_message)
+
+
+def cancel() -> dict[str, Any]:
+    """Return the envelope for a person who dismissed the question."""
+    return {"action": "cancel"}
+
+
+def respond(text: str) -> dict[str, Any]:
+    """Return the envelope for a prose reply instead of the form."""
+    return {"action": "respond", "text": text}
+
+
+def degradation_error(reason: str) -> str:
+    """Return the tool result for a payload that cannot be shown."""
+    return f"elicitation: unsupported payload \N{EM DASH} {reason}"
+
+
+def humanize(name: str) -> str:
+    """Return a property name as a label: "time_of_day" and "timeOfDay" -> "Time of day"."""
+    words = [
+        word if len(word) > 1 and word.isupper() else word.lower() for word in _WORD.findall(name)
+    ]
+    if not words:
+        return name
+    text = " ".join(words)
+    return text[0].upper() + text[1:]
+
+
+# Parsing
+
+
+def _parse_payload(payload: object) -> ElicitationRequest:
+    if not isinstance(payload, dict):
+        raise _Unsupported("payload must be an object")
+    try:
+        encoded = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    except (TypeError, ValueError, RecursionError):
+        raise _Unsupported("payload cannot be encoded as JSON") from None
+    if len(encoded) > MAX_PAYLOAD_BYTES:
+        raise _Unsupported("payload is larger than 64 KiB")
+    message = payload.get("message")
+    if not isinstance(message, str):
+        raise _Unsupported("message must be a string")
+    if not message.strip():
+        raise _Unsupported("message is empty")
+    if len(message) > MAX_MESSAGE_CHARS:
+        raise _Unsupported(f"message is longer than {MAX_MESSAGE_CHARS} characters")
+    schema = payload.get("requestedSchema")
+    if not isinstance(schema, dict):
+        raise _Unsupported("requestedSchema must be an object")
+    if schema.get("type") != "object":
+        raise _Unsupported('requestedSchema must have type "object"')
+    properties = schema.get("properties", {})
+    if not isinstance(properties, dict):
+        raise _Unsupported("requestedSchema.properties must be an object")
+    if len(properties) > MAX_PROPERTIES:
+        raise _Unsupported(f"requestedSchema has more than {MAX_PROPERTIES} properties")
+    required = schema.get("required", [])
+    if not isinstance(required, list) or not all(isinstance(name, str) for name in required):
+        raise _Unsupported("requestedSchema.required must be a list of property names")
+    for name in required:
+        if name not in properties:
+            raise _Unsupported(f"required names {_quote(name)}, which is not a property")
+    title = schema.get("title")
+    return ElicitationRequest(
+        message=message,
+        title=title if isinstance(title, str) and title.strip() else None,
+        fields=tuple(
+            _parse_field(name, prop, name in required) for name, prop in properties.items()
+        ),
+    )
+
+
+def _parse_field(name: object, prop: object, required: bool) -> Field:
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise _Unsupported(
+            f"property name {_quote(name)} is not allowed \N{EM DASH} use up to 64 letters, "
+            'digits, "_", "." or "-", starting with a letter or "_"'
+        )
+    where = f"property {_quote(name)}"
+    if not isinstance(prop, dict):
+        raise _Unsupported(f"{where} must be a schema object")
+    prop, nullable = _unwrap_nullable(prop)
+    title = _text(prop, "title", where)
+    if _looks_secret(name) or _looks_secret(title or "") or _format_key(prop) == "password":
+        raise _Unsupported(
+            f"{where} asks for a secret \N{EM DASH} use a connection flow instead of asking "
+            "for secrets in a form"
+        )
+    kind = _field_type(prop, where)
+    field = Field(
+        name=name,
+        type=kind,
+        label=title or humanize(name),
+        title=title,
+        description=_text(prop, "description", where),
+        required=required and not nullable,
+        options=_field_options(prop, kind, where),
+    )
+    if kind == "string" and field.options is None:
+        field = _with_text_rules(field, prop, where)
+    elif kind in ("number", "integer"):
+        minimum, maximum = _bound(prop, "minimum", where), _bound(prop, "maximum", where)
+        _check_order(minimum, maximum, f"{where} has minimum greater than maximum")
+        field = replace(field, minimum=minimum, maximum=maximum)
+    elif kind == "array":
+        field = _with_item_counts(field, prop, where)
+    if kind in ("string", "number", "integer"):
+        placeholder = _ui(prop).get("placeholder")
+        if isinstance(placeholder, str) and placeholder.strip():
+            field = replace(field, placeholder=placeholder)
+    return _with_default(field, prop.get("default"), where)
+
+
+def _unwrap_nullable(prop: dict) -> tuple[dict, bool]:
+    """Read anyOf [T, {"type": "null"}] and type [T, "null"] (older MCP servers) as optional T."""
+    any_of = prop.get("anyOf")
+    if isinstance(any_of, list) and len(any_of) == 2:
+        others = [s for s in any_of if not (isinstance(s, dict) and s.get("type") == "null")]
+        if len(others) == 1 and isinstance(others[0], dict):
+            outer = {key: value for key, value in prop.items() if key != "anyOf"}
+            return {**others[0], **outer}, True
+    kind = prop.get("type")
+    if isinstance(kind, list) and len(kind) == 2 and kind.count("null") == 1:
+        return {**prop, "type": kind[1] if kind[0] == "null" else kind[0]}, True
+    return prop, False
+
+
+def _field_type(prop: dict, where: str) -> str:
+    if "anyOf" in prop:
+        raise _Unsupported(f'{where} uses anyOf \N{EM DASH} only [T, {{"type": "null"}}] is read')
+    if "$ref" in prop:
+        raise _Unsupported(f"{where} uses $ref \N{EM DASH} inline its schema")
+    kind = prop.get("type")
+    if kind is None and ("enum" in prop or "oneOf" in prop):
+        return "string"  # many servers leave the type off selects
+    if kind == "object":
+        raise _Unsupported(f"{where} is nested \N{EM DASH} flat dialect only")
+    if kind is None:
+        raise _Unsupported(f"{where} has no type")
+    if kind not in FIELD_TYPES:
+        raise _Unsupported(f"{where} has unsupported type {_quote(kind)}")
+    return kind
+
+
+def _field_options(prop: dict, kind: str, where: str) -> tuple[Option, ...] | None:
+    if kind != "array":
+        if _has_options(prop) and kind != "string":
+            raise _Unsupported(
+                f"{where} has options but type {_quote(kind)} \N{EM DASH} options are strings"
+            )
+        return _options(prop, where) if _has_options(prop) else None
+    items = prop.get("items", {})
+    if not isinstance(items, dict):
+        raise _Unsupported(f"{where} has items that are not a schema object")
+    item_type = items.get("type", "string")
+    if item_type != "string":
+        what = "objects" if item_type == "object" else _quote(item_type)
+        raise _Unsupported(
+            f"{where} is an array of {what} \N{EM DASH} only multi-select of string options "
+            "is supported"
+        )
+    source = items if _has_options(items) else prop
+    if not _has_options(source):
+        raise _Unsupported(
+            f"{where} is an array without options \N{EM DASH} only multi-select of string options "
+            "is supported"
+        )
+    return _options(source, where)
+
+
+def _has_options(schema: dict) -> bool:
+    return any(key in schema for key in ("enum", "oneOf", "anyOf"))
+
+
+def _options(schema: dict, where: str) -> tuple[Option, ...]:
+    keys = [key for key in ("enum", "oneOf", "anyOf") if key in schema]
+    if len(keys) > 1:
+        raise _Unsupported(f"{where} has more than one of enum, oneOf and anyOf")
+    key = keys[0]
+    entries = schema[key]
+    if not isinstance(entries, list) or not entries:
+        raise _Unsupported(f"{where} has no options in {key}")
+    if len(entries) > MAX_OPTIONS:
+        raise _Unsupported(f"{where} has more than {MAX_OPTIONS} options")
+    if key == "enum":
+        if not all(isinstance(value, str) for value in entries):
+            raise _Unsupported(f"{where} has an enum of non-strings")
+        names = schema.get("enumNames", entries)
+        if not isinstance(names, list) or len(names) != len(entries):
+            raise _Unsupported(f"{where} has enumNames that do not match its enum")
+        if not all(isinstance(label, str) for label in names):
+            raise _Unsupported(f"{where} has enumNames that are not all strings")
+        options = tuple(
+            Option(value, label or value) for value, label in zip(entries, names, strict=True)
+        )
+    else:
+        options = tuple(_const_option(entry, where) for entry in entries)
+    seen = set()
+    for option in options:
+        if not option.value.strip():
+            raise _Unsupported(f"{where} has a blank option")
+        if option.value in seen:
+            raise _Unsupported(f"{where} has duplicate option {_quote(option.value)}")
+        seen.add(option.value)
+    return options
+
+
+def _const_option(entry: object, where: str) -> Option:
+    if not isinstance(entry, dict) or not isinstance(entry.get("const"), str):
+        raise _Unsupported(f'{where} has an option without a string "const"')
+    value = entry["const"]
+    where = f"{where} option {_quote(value)}"
+    return Option(value, _text(entry, "title", where) or value, _text(entry, "description", where))
+
+
+def _with_text_rules(field: Field, prop: dict, where: str) -> Field:
+    min_length = _count(prop, "minLength", where)
+    max_length = _count(prop, "maxLength", where)
+    _check_order(min_length, max_length, f"{where} has minLength greater than maxLength")
+    pattern = prop.get("pattern")
+    if pattern is not None:
+        if not isinstance(pattern, str):
+            raise _Unsupported(f"{where} has a pattern that is not a string")
+        try:
+            re.compile(pattern)
+        except (re.error, OverflowError, RecursionError) as exc:
+            detail = " ".join(str(exc).split())
+            raise _Unsupported(
+                f"{where} has a pattern that Python cannot compile: {detail}"
+            ) from None
+    widget = _ui(prop).get("widget")
+    return replace(
+        field,
+        format=_FORMATS.get(_format_key(prop) or ""),
+        widget=widget if isinstance(widget, str) and widget in WIDGETS else None,
+        min_length=min_length,
+        max_length=max_length,
+        pattern=pattern,
+    )
+
+
+def _with_item_counts(field: Field, prop: dict, where: str) -> Field:
+    min_items, max_items = _count(prop, "minItems", where), _count(prop, "maxItems", where)
+    _check_order(min_items, max_items, f"{where} has minItems greater than maxItems")
+    if min_items is not None and min_items > len(field.options or ()):
+        raise _Unsupported(f"{where} needs {min_items} choices but has fewer options")
+    return replace(field, min_items=min_items, max_items=max_items)
+
+
+def _with_default(field: Field, default: object, where: str) -> Field:
+    if default is None or default == "" or default == []:
+        return field
+    # A default is what the person will most likely submit, so it must pass as an answer.
+    alone = ElicitationRequest("", None, (replace(field, required=False),))
+    result = validate_content(alone, {field.name: default})
+    if not result.ok:
+        problem = result.errors[field.name]
+        raise _Unsupported(f"{where} has default {_quote(default)}, not a valid answer: {problem}")
+    return replace(field, default=result.content.get(field.name))
+
+
+def _text(schema: dict, key: str, where: str) -> str | None:
+    value = schema.get(key)
+    if value is not None and not isinstance(value, str):
+        raise _Unsupported(f"{where} has a {key} that is not a string")
+    return value if value and value.strip() else None
+
+
+def _bound(prop: dict, key: str, where: str) -> int | float | None:
+    value = prop.get(key)
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    if not isinstance(value, float) or not math.isfinite(value):
+        raise _Unsupported(f"{where} has a {key} that is not a finite number")
+    return value
+
+
+def _count(prop: dict, key: str, where: str) -> int | None:
+    value = prop.get(key)
+    if value is None:
+        return None
+    count = _as_int(value)
+    if count is None or count < 0:
+        raise _Unsupported(f"{where} has a {key} that is not a whole number of 0 or more")
+    return count
+
+
+def _check_order(low: int | float | None, high: int | float | None, reason: str) -> None:
+    if low is not None and high is not None and low > high:
+        raise _Unsupported(reason)
+
+
+def _format_key(prop: dict) -> str | None:
+    value = prop.get("format")
+    return re.sub(r"\s", "", value.lower()) if isinstance(value, str) else None
+
+
+def _ui(prop: dict) -> dict:
+    ui = prop.get("x-ui")
+    return ui if isinstance(ui, dict) else {}
+
+
+def _looks_secret(text: str) -> bool:
+    words = [word.lower() for word in _WORD.findall(text)]
+    joined = "".join(words)
+    # Whole words for token/secret: "authToken" and "client_secret" are secrets,
+    # "max_tokens" (a count) and "secretary" are not.
+    return any(part in joined for part in _SECRET_PARTS) or any(
+        word.endswith(("token", "secret")) or word == "secrets" for word in words
+    )
+
+
+def _quote(value: object) -> str:
+    """Return value as JSON on one line, shortened so a reason stays readable."""
+    text = json.dumps(value)  # ASCII escapes keep line separators such as U+2028 out
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _as_int(value: object) -> int | None:
+    """Return value as an int when it is a whole number (3.0 counts), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    return int(value) if isinstance(value, float) and value.is_integer() else None
+
+
+# Answers
+
+
+def _check(
+    request: ElicitationRequest, read: Callable[[Field], tuple[Any, str | None]]
+) -> AnswerResult:
+    content: dict[str, Any] = {}
+    errors: dict[str, str] = {}
+    for field in request.fields:
+        value, error = read(field)
+        if error:
+            errors[field.name] = error
+        elif value is not None:
+            content[field.name] = value
+        elif field.type == "boolean":
+            content[field.name] = False
+        elif field.required:
+            errors[field.name] = REQUIRED
+    validator = Draft202012Validator(
+        request.schema(), format_checker=Draft202012Validator.FORMAT_CHECKER
+    )
+    for error in validator.iter_errors(content):
+        # Errors without a path are "required" ones, already reported field by field above.
+        if error.path:
+            errors.setdefault(error.path[0], _message(error))
+    ordered = {field.name: errors[field.name] for field in request.fields if field.name in errors}
+    return AnswerResult(None if errors else content, ordered)
+
+
+def _form_values(data: Mapping, name: str) -> list[str]:
+    # A QueryDict's get() returns only the last value; getlist() returns them all.
+    getlist = getattr(data, "getlist", None)
+    raw = getlist(name) if callable(getlist) else data.get(name, [])
+    if isinstance(raw, str):
+        raw = [raw]
+    return (
+        [value for value in raw if isinstance(value, str)] if isinstance(raw, (list, tuple)) else []
+    )
+
+
+def _read_form(field: Field, values: list[str], utc_offset_minutes: int) -> tuple[Any, str | None]:
+    if any(len(value) > MAX_ANSWER_CHARS for value in values):
+        return None, TOO_LONG
+    if field.type == "array":
+        return [value for value in values if value] or None, None
+    text = values[-1] if values else ""
+    if field.type == "boolean":
+        key = text.strip().lower()
+        return (key in _TRUE, None) if key in _TRUE + _FALSE else (None, YES_OR_NO)
+    if field.type in ("integer", "number"):
+        return _read_number(text.strip(), whole=field.type == "integer")
+    value = _clean_text(field, text)
+    if value is not None and field.format == "date-time":
+        value = _as_rfc3339(value, utc_offset_minutes)
+    return value, None
+
+
+def _read_number(text: str, *, whole: bool) -> tuple[int | float | None, str | None]:
+    message = WHOLE_NUMBER if whole else NUMBER
+    if not text:
+        return None, None
+    try:
+        if _INTEGER.fullmatch(text):
+            return int(text), None
+    except ValueError:  # more digits than Python converts to an int
+        return None, message
+    if not whole and _NUMBER.fullmatch(text) and math.isfinite(number := float(text)):
+        return number, None
+    return None, message
+
+
+def _as_rfc3339(text: str, utc_offset_minutes: int) -> str:
+    """Return a datetime-local value with the browser's offset; leave anything else as is."""
+    match = _LOCAL_DATETIME.fullmatch(text)
+    if not match:
+        return text  # RFC 3339 already, or wrong: the format check reports it
+    day, minutes, seconds = match.groups()
+    hours, rest = divmod(abs(utc_offset_minutes), 60)
+    sign = "-" if utc_offset_minutes < 0 else "+"
+    return f"{day}T{minutes}{seconds or ':00'}{sign}{hours:02d}:{rest:02d}"
+
+
+def _read_typed(field: Field, value: object) -> tuple[Any, str | None]:
+    if value is None:
+        return None, None
+    match field.type:
+        case "boolean":
+            return (value, None) if isinstance(value, bool) else (None, YES_OR_NO)
+        case "integer":
+            number = _as_int(value)
+            return (number, None) if number is not None else (None, WHOLE_NUMBER)
+        case "number":
+            finite = isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
+            return (value, None) if finite and not isinstance(value, bool) else (None, NUMBER)
+        case "array":
+            if isinstance(value, list) and all(isinstance(item, str) for item in value):
+                return value or None, None
+            return None, CHOOSE
+    if not isinstance(value, str):
+        return None, CHOOSE if field.options is not None else TEXT
+    if len(value) > MAX_ANSWER_CHARS:
+        return None, TOO_LONG
+    return _clean_text(field, value), None
+
+
+def _clean_text(field: Field, text: str) -> str | None:
+    if not text.strip():
+        return None
+    if field.options is not None:
+        return text  # select values are matched exactly
+    if field.format == "multiline" or field.widget in WIDGETS:
+        return text.replace("\r\n", "\n")  # browsers send textarea newlines as CRLF
+    return text.strip()
+
+
+def _message(error: ValidationError) -> str:
+    limit = error.validator_value
+    match error.validator:
+        case "minimum":
+            return f"Enter at least {limit}."
+        case "maximum":
+            return f"Enter at most {limit}."
+        case "minLength":
+            return f"Use at least {_plural(limit, 'character')}."
+        case "maxLength":
+            return f"Use at most {_plural(limit, 'character')}."
+        case "minItems":
+            return f"Choose at least {_plural(limit, 'option')}."
+        case "maxItems":
+            return f"Choose at most {_plural(limit, 'option')}."
+        case "uniqueItems":
+            return "Choose each option only once."
+        case "pattern":
+            return f"Enter a value that matches the pattern {limit}."
+        case "format":
+            return _FORMAT_MESSAGES[limit]
+    return CHOOSE  # enum: a value that is not one of the options
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+# Serialisation
+
+
+def _field_schema(field: Field) -> dict[str, Any]:
+    values = [option.value for option in field.options or ()]
+    if field.type == "array":
+        schema = {"type": "array", "items": {"type": "string", "enum": values}, "uniqueItems": True}
+    else:
+        schema = {"type": field.type}
+        if field.options is not None:
+            schema["enum"] = values
+    for attribute, keyword in _KEYWORDS.items():
+        if getattr(field, attribute) is not None:
+            schema[keyword] = getattr(field, attribute)
+    if field.format in _FORMAT_MESSAGES:  # multiline is a display hint, not a check
+        schema["format"] = field.format
+    return schema
+
+
+def _field_to_dict(field: Field) -> dict[str, Any]:
+    data = {item.name: getattr(field, item.name) for item in fields(field)}
+    if field.options is not None:
+        data["options"] = [_without_none(asdict(option)) for option in field.options]
+    return _without_none(data)
+
+
+def _field_from_dict(data: dict[str, Any]) -> Field:
+    data = {"title": None, "description": None, **data}
+    if data.get("options") is not None:
+        data["options"] = tuple(Option(**option) for option in data["options"])
+    return Field(**data)
+
+
+def _without_none(data: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in data.items() if value is not None}
+
+
+def _with_message(envelope: dict[str, Any], human_friendly_message: str | None) -> dict[str, Any]:
+    if human_friendly_message:
+        envelope["humanFriendlyMessage"] = human_friendly_message
+    return envelope

@@ -1,0 +1,43 @@
+"""The `display` kind: a read-only card (a title, labelled fields or a small table).
+
+Payload: {"message"?: str, "title": str, "fields"?: [{"label": str, "value": str}],
+"table"?: {"columns": [str], "rows": [[str]]}}. Pure Python; never raises.
+"""
+
+MAX_ITEMS = 200
+
+
+def parse_display(payload: object) -> tuple[dict | None, str]:
+    """Return (normalized card, "") or (None, reason)."""
+    if not isinstance(payload, dict):
+        return None, "display payload must be an object"
+    title = payload.get("title")
+    if not isinstance(title, str) or not title.strip():
+        return None, "display card needs a non-empty title"
+    card: dict = {"title": title.strip(), "message": _text(payload.get("message")), "fields": []}
+    fields = payload.get("fields", [])
+    if not isinstance(fields, list) or len(fields) > MAX_ITEMS:
+        return None, f"display fields must be a list of at most {MAX_ITEMS} items"
+    for item in fields:
+        if not isinstance(item, dict) or not isinstance(item.get("label"), str):
+            return None, "every display field needs a string label"
+        card["fields"].append({"label": item["label"], "value": _text(item.get("value"))})
+    table = payload.get("table")
+    if table is not None:
+        columns = table.get("columns") if isinstance(table, dict) else None
+        rows = table.get("rows") if isinstance(table, dict) else None
+        if not isinstance(columns, list) or not isinstance(rows, list) or len(rows) > MAX_ITEMS:
+            return None, f"display table needs columns and at most {MAX_ITEMS} rows"
+        if any(not isinstance(row, list) or len(row) != len(columns) for row in rows):
+            return None, "every display table row needs one cell per column"
+        card["table"] = {
+            "columns": [_text(c) for c in columns],
+            "rows": [[_text(cell) for cell in row] for row in rows],
+        }
+    return card, ""
+
+
+def _text(value: object) -> str:
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else str(value)

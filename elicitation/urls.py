@@ -1,0 +1,8 @@
+from django.urls import path
+
+from elicitation import views
+
+urlpatterns = [
+    path("parts/<int:part_id>/settle", views.settle, name="settle_part"),
+    path("parts/<int:part_id>/edit", views.edit, name="edit_part"),
+]

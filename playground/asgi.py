@@ -1,0 +1,29 @@
+"""ASGI entry point: HTTP through Django, websockets through Channels (served by daphne)."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "playground.settings")
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up)
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.urls import path  # noqa: E402
+
+from playground import server_loop  # noqa: E402
+from playground.consumers import ConversationConsumer  # noqa: E402
+
+application = server_loop.remember_loop(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": AllowedHostsOriginValidator(
+                AuthMiddlewareStack(
+                    URLRouter([path("ws/c/<int:conversation_id>/", ConversationConsumer.as_asgi())])
+                )
+            ),
+        }
+    )
+)

@@ -1,0 +1,11 @@
+"""The agents that ship with the playground; importing this package registers them."""
+
+from importlib import import_module
+
+from django.conf import settings
+
+from playground.builtin_agents import deploy_assistant, schema_tester, support_triage  # noqa: F401
+
+# Agents of your own: AGENT_MODULES=my_agents (comma-separated module paths).
+for module in settings.AGENT_MODULES:
+    import_module(module)

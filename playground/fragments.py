@@ -1,0 +1,84 @@
+"""The transcript and the fragments pushed to open tabs.
+
+Each pushed fragment carries `hx-swap-oob`, and each item an id and a `data-state`, so a copy
+a tab already shows in the same state is skipped (see static/playground.js): pushes are
+idempotent and a reconnecting tab can simply be sent everything again.
+"""
+
+from django.template.loader import render_to_string
+
+from elicitation.models import Part
+from elicitation.rendering import render_part as render_part_html
+from playground.models import Conversation, Message, Turn
+
+
+def transcript(conversation: Conversation) -> list[dict]:
+    """Return the turns with their messages and rendered parts, in a constant number of queries."""
+    turns = list(conversation.turns.all())
+    items: dict[int, list] = {turn.pk: [] for turn in turns}
+    for message in Message.objects.filter(turn__conversation=conversation):
+        items[message.turn_id].append((message.call_index, "message", message))
+    for part in Part.objects.filter(conversation=conversation).select_related("settled_by"):
+        part.conversation = conversation  # the agent's name comes from here: no query per part
+        items[part.turn_id].append((part.call_index, "part", render_part_html(part)))
+    return [
+        {"turn": turn, "items": [(kind, obj) for _, kind, obj in sorted(items[turn.pk])]}
+        for turn in turns
+    ]
+
+
+def _append_to_turn(turn_id: int, html: str) -> str:
+    return f'<div hx-swap-oob="beforeend:#turn-{turn_id}-items">{html}</div>'
+
+
+def _message_html(message: Message) -> str:
+    return render_to_string("playground/conversation.html#message", {"message": message})
+
+
+def render_message(message: Message) -> str:
+    """Return a new agent message, appended to its turn."""
+    return _append_to_turn(message.turn_id, _message_html(message))
+
+
+def render_part(part: Part) -> str:
+    """Return a part in its current state: added to its turn, or replacing the shown copy."""
+    part = Part.objects.select_related("conversation__agent", "settled_by").get(pk=part.pk)
+    return _append_to_turn(part.turn_id, render_part_html(part))
+
+
+def render_turn(turn: Turn) -> str:
+    """Return a turn's section (the person's message), appended to the transcript."""
+    html = render_to_string("playground/conversation.html#turn", {"entry": {"turn": turn}})
+    return f'<div hx-swap-oob="beforeend:#transcript">{html}</div>'
+
+
+def render_turn_status(turn: Turn) -> str:
+    """Return the conversation's status line: working indicator and waiting questions."""
+    return render_status(turn.conversation)
+
+
+def render_status(conversation: Conversation) -> str:
+    return render_to_string(
+        "playground/conversation.html#status", status_context(conversation) | {"oob": True}
+    )
+
+
+def status_context(conversation: Conversation) -> dict:
+    """Return whether the agent is working and how many questions wait for the person."""
+    working = conversation.turns.filter(
+        status__in=[Turn.Status.QUEUED, Turn.Status.RUNNING]
+    ).exists()
+    waiting = conversation.parts.filter(state=Part.State.PENDING).count()
+    return {"conversation": conversation, "working": working, "waiting": waiting}
+
+
+def resync(conversation_id: int) -> str:
+    """Return the whole conversation as pushes, for a tab that (re)connects."""
+    conversation = Conversation.objects.select_related("agent").get(pk=conversation_id)
+    html = []
+    for entry in transcript(conversation):
+        html.append(render_turn(entry["turn"]))
+        items = (_message_html(obj) if kind == "message" else obj for kind, obj in entry["items"])
+        html.append(_append_to_turn(entry["turn"].pk, "".join(items)))
+    html.append(render_status(conversation))
+    return "".join(html)

@@ -1,0 +1,135 @@
+"""Agents, conversations and what happens in them: turns, agent messages, recorded steps."""
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+class Agent(models.Model):
+    """An agent a person can chat with: built in (code) or made in the onboarding wizard."""
+
+    slug = models.SlugField(max_length=80, unique=True)
+    name = models.CharField(max_length=80)
+    description = models.TextField(blank=True)
+    # The registered implementation that runs this agent's turns (see playground.agents).
+    kind = models.CharField(max_length=80)
+    config = models.JSONField(default=dict, blank=True)
+    builtin = models.BooleanField(default=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
+    )
+    # An agent still being set up in the onboarding wizard.
+    is_draft = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-builtin", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Conversation(models.Model):
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="conversations")
+    title = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+        indexes = [models.Index(fields=["owner", "-updated_at"])]
+
+    def __str__(self) -> str:
+        return self.title or f"Conversation {self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("conversation", args=[self.pk])
+
+    @property
+    def group_name(self) -> str:
+        """Return the channel-layer group every open tab of this conversation joins."""
+        return f"conversation-{self.pk}"
+
+
+class Turn(models.Model):
+    """One message from the person and the agent run that answers it."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        WAITING = "waiting", "Waiting for the person"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    class Surface(models.TextChoices):
+        FORM = "form", "Forms"
+        TEXT = "text", "Text only"
+
+    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="turns")
+    index = models.PositiveIntegerField()
+    text = models.TextField()
+    # What the person's client can show: a text-only client cannot render forms.
+    surface = models.CharField(max_length=10, choices=Surface, default=Surface.FORM)
+    status = models.CharField(max_length=10, choices=Status, default=Status.QUEUED)
+    # Set when a part settles while the run is still going, so the run replays once more.
+    resume_requested = models.BooleanField(default=False)
+    # Which run owns the turn now, and when it last showed it is alive.
+    run_token = models.CharField(max_length=32, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    error_trace = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["conversation", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["conversation", "index"], name="unique_turn_index")
+        ]
+        indexes = [models.Index(fields=["status"])]
+
+    def __str__(self) -> str:
+        return f"Turn {self.index} of {self.conversation_id}"
+
+
+class Message(models.Model):
+    """Something the agent said (or a note about the run), at a call index within its turn."""
+
+    class Role(models.TextChoices):
+        AGENT = "agent", "Agent"
+        ERROR = "error", "Error"
+        NOTE = "note", "Note"
+
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="messages")
+    call_index = models.PositiveIntegerField()
+    role = models.CharField(max_length=10, choices=Role, default=Role.AGENT)
+    text = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["turn", "call_index"]
+        constraints = [
+            models.UniqueConstraint(fields=["turn", "call_index"], name="unique_message_call")
+        ]
+
+    def __str__(self) -> str:
+        return self.text[:60]
+
+
+class Step(models.Model):
+    """The recorded JSON result of a side-effecting step, returned on replay."""
+
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="steps")
+    call_index = models.PositiveIntegerField()
+    name = models.CharField(max_length=200)
+    result = models.JSONField(null=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["turn", "call_index"], name="unique_step_call")
+        ]
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,0 +1,23 @@
+"""Send rendered fragments to every open tab of a conversation (htmx `hx-swap-oob` swaps)."""
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from playground import server_loop
+
+
+def group_for(conversation_id: int) -> str:
+    """Return the channel-layer group of a conversation's open tabs."""
+    return f"conversation-{conversation_id}"
+
+
+async def push_html(conversation_id: int, html: str) -> None:
+    """Push an out-of-band fragment to the conversation's open tabs."""
+    layer = get_channel_layer()
+    await layer.group_send(group_for(conversation_id), {"type": "fragment.push", "html": html})
+
+
+def push_html_soon(conversation_id: int, html: str) -> None:
+    """Push from synchronous code (views, commit hooks): hand it to the server loop if any."""
+    if server_loop.submit(push_html(conversation_id, html)) is None:
+        async_to_sync(push_html)(conversation_id, html)

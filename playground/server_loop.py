@@ -1,0 +1,67 @@
+"""The server's event loop, remembered so work started elsewhere can be handed to it.
+
+With the in-memory channel layer a `group_send` made from another thread is not delivered
+until the server's loop wakes for some other reason (seen: 0.8-1 s late on an idle loop), so
+pushes and in-process agent runs are scheduled onto this loop instead.
+"""
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from concurrent.futures import Future
+
+logger = logging.getLogger(__name__)
+
+_loop: asyncio.AbstractEventLoop | None = None
+_started: set[asyncio.AbstractEventLoop] = set()
+_background: set[asyncio.Task] = set()  # keeps startup tasks referenced until they finish
+
+
+def get() -> asyncio.AbstractEventLoop | None:
+    """Return the server's running loop, or None outside a server (commands, plain tests)."""
+    if _loop is not None and _loop.is_running():
+        return _loop
+    return None
+
+
+def on_server_loop() -> bool:
+    """Return True when called from the server's loop thread."""
+    try:
+        return asyncio.get_running_loop() is get()
+    except RuntimeError:
+        return False
+
+
+def submit(coro: Coroutine) -> Future | None:
+    """Schedule a coroutine on the server's loop from any thread; None when there is no server."""
+    loop = get()
+    if loop is None:
+        coro.close()
+        return None
+    future = asyncio.run_coroutine_threadsafe(coro, loop)
+    future.add_done_callback(_log_failure)
+    return future
+
+
+def _log_failure(future: Future) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        logger.error("background work on the server loop failed", exc_info=future.exception())
+
+
+def remember_loop(app):
+    """Wrap an ASGI app so the first connection records the loop and runs startup work."""
+
+    async def wrapper(scope, receive, send):
+        global _loop
+        loop = asyncio.get_running_loop()
+        if loop not in _started:
+            _started.add(loop)
+            _loop = loop
+            from playground.runtime import recover_turns_at_startup
+
+            task = loop.create_task(recover_turns_at_startup())
+            _background.add(task)
+            task.add_done_callback(_background.discard)
+        return await app(scope, receive, send)
+
+    return wrapper

@@ -1,0 +1,16 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from playground import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("agents/<slug:slug>/new", views.start_conversation, name="start_conversation"),
+    path("c/<int:conversation_id>/", views.conversation_page, name="conversation"),
+    path("c/<int:conversation_id>/send", views.send_message, name="send_message"),
+    path("", include("elicitation.urls")),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,111 @@
+"""The chat: home, a conversation page, and sending a message."""
+
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.db.models import Count, Max, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.middleware import HtmxDetails
+
+from elicitation.models import Part
+from playground import fragments
+from playground.models import Agent, Conversation, Turn
+from playground.onboarding.extraction import redact_secrets
+from playground.ownership import get_conversation_for_user
+from playground.push import push_html_soon
+from playground.tasks import run_turn
+
+MAX_MESSAGE_CHARS = 20_000
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def agents_for(user):
+    """Return the agents a person can chat with: the built-in ones and their own."""
+    return Agent.objects.filter(Q(builtin=True) | Q(owner=user), is_draft=False)
+
+
+@login_required
+@require_GET
+def home(request: HtmxHttpRequest) -> HttpResponse:
+    conversations = (
+        Conversation.objects.filter(owner=request.user, agent__is_draft=False)
+        .select_related("agent")
+        .annotate(waiting=Count("parts", filter=Q(parts__state=Part.State.PENDING)))[:50]
+    )
+    drafts = Conversation.objects.filter(owner=request.user, agent__is_draft=True).select_related(
+        "agent"
+    )
+    return TemplateResponse(
+        request,
+        "playground/home.html",
+        {"agents": agents_for(request.user), "conversations": conversations, "drafts": drafts},
+    )
+
+
+@login_required
+@require_POST
+def start_conversation(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    agent = get_object_or_404(agents_for(request.user), slug=slug)
+    conversation = Conversation.objects.create(owner=request.user, agent=agent)
+    return redirect(conversation)
+
+
+@login_required
+@require_GET
+def conversation_page(request: HtmxHttpRequest, conversation_id: int) -> HttpResponse:
+    conversation = get_conversation_for_user(request.user, conversation_id)
+    return TemplateResponse(
+        request,
+        "playground/conversation.html",
+        {"conversation": conversation, "turns": fragments.transcript(conversation)}
+        | fragments.status_context(conversation),
+    )
+
+
+@login_required
+@require_POST
+def send_message(request: HtmxHttpRequest, conversation_id: int) -> HttpResponse:
+    conversation = get_conversation_for_user(request.user, conversation_id)
+    text = request.POST.get("text", "").strip()
+    error = ""
+    if not text:
+        error = "Write a message first."
+    elif len(text) > MAX_MESSAGE_CHARS:
+        error = f"That message is too long: keep it under {MAX_MESSAGE_CHARS:,} characters."
+    if error:
+        return TemplateResponse(
+            request,
+            "playground/conversation.html#composer",
+            {"conversation": conversation, "text": request.POST.get("text", ""), "error": error},
+            status=422,
+        )
+    text, redacted = redact_secrets(text)
+    with transaction.atomic():
+        last = conversation.turns.aggregate(last=Max("index"))["last"]
+        turn = Turn.objects.create(
+            conversation=conversation,
+            index=0 if last is None else last + 1,
+            text=text,
+            surface=Turn.Surface.TEXT if request.POST.get("surface") == "text" else "form",
+        )
+        if not conversation.title:
+            conversation.title = text[:80]
+        conversation.save(update_fields=["title", "updated_at"])
+        transaction.on_commit(lambda: run_turn.enqueue(turn.pk))
+    turn_html = fragments.render_turn(turn)
+    push_html_soon(conversation.pk, turn_html)
+    if not request.htmx:
+        return redirect(conversation)
+    response = TemplateResponse(
+        request,
+        "playground/conversation.html#composer",
+        {"conversation": conversation, "text": "", "redacted": redacted},
+    )
+    response.render()
+    response.content += turn_html.encode()
+    return response
