@@ -323,7 +323,7 @@ def _parse_payload(payload: object) -> ElicitationRequest:
         raise _Unsupported("requestedSchema.required must be a list of property names")
     for name in required:
         if name not in properties:
-            raise _Unsupported(f"required names {_quote(name)}, which is not a property")
+            raise _Unsupported(f"required lists {_quote(name)}, which is not a property")
     title = schema.get("title")
     return ElicitationRequest(
         message=message,
@@ -410,7 +410,8 @@ def _field_options(prop: dict, kind: str, where: str) -> tuple[Option, ...] | No
     if kind != "array":
         if _has_options(prop) and kind != "string":
             raise _Unsupported(
-                f"{where} has options but type {_quote(kind)} \N{EM DASH} options are strings"
+                f"{where} has options but type {_quote(kind)} "
+                "\N{EM DASH} options are for strings only"
             )
         return _options(prop, where) if _has_options(prop) else None
     items = prop.get("items", {})
@@ -507,7 +508,8 @@ def _with_item_counts(field: Field, prop: dict, where: str) -> Field:
     min_items, max_items = _count(prop, "minItems", where), _count(prop, "maxItems", where)
     _check_order(min_items, max_items, f"{where} has minItems greater than maxItems")
     if min_items is not None and min_items > len(field.options or ()):
-        raise _Unsupported(f"{where} needs {min_items} choices but has fewer options")
+        count = len(field.options or ())
+        raise _Unsupported(f"{where} needs at least {min_items} choices but has {count} options")
     return replace(field, min_items=min_items, max_items=max_items)
 
 
@@ -519,7 +521,9 @@ def _with_default(field: Field, default: object, where: str) -> Field:
     result = validate_content(alone, {field.name: default})
     if not result.ok:
         problem = result.errors[field.name]
-        raise _Unsupported(f"{where} has default {_quote(default)}, not a valid answer: {problem}")
+        raise _Unsupported(
+            f"{where} has default {_quote(default)}, which is not a valid answer: {problem}"
+        )
     return replace(field, default=result.content.get(field.name))
 
 

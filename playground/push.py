@@ -19,5 +19,5 @@ async def push_html(conversation_id: int, html: str) -> None:
 
 def push_html_soon(conversation_id: int, html: str) -> None:
     """Push from synchronous code (views, commit hooks): hand it to the server loop if any."""
-    if server_loop.submit(push_html(conversation_id, html)) is None:
+    if not server_loop.submit(push_html(conversation_id, html)):
         async_to_sync(push_html)(conversation_id, html)

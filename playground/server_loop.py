@@ -6,15 +6,15 @@ pushes and in-process agent runs are scheduled onto this loop instead.
 """
 
 import asyncio
+import contextvars
 import logging
 from collections.abc import Coroutine
-from concurrent.futures import Future
 
 logger = logging.getLogger(__name__)
 
 _loop: asyncio.AbstractEventLoop | None = None
 _started: set[asyncio.AbstractEventLoop] = set()
-_background: set[asyncio.Task] = set()  # keeps startup tasks referenced until they finish
+_background: set[asyncio.Task] = set()  # keeps tasks referenced until they finish
 
 
 def get() -> asyncio.AbstractEventLoop | None:
@@ -32,20 +32,28 @@ def on_server_loop() -> bool:
         return False
 
 
-def submit(coro: Coroutine) -> Future | None:
-    """Schedule a coroutine on the server's loop from any thread; None when there is no server."""
+def submit(coro: Coroutine) -> bool:
+    """Schedule a coroutine on the server's loop from any thread; False when there is none."""
     loop = get()
     if loop is None:
         coro.close()
-        return None
-    future = asyncio.run_coroutine_threadsafe(coro, loop)
-    future.add_done_callback(_log_failure)
-    return future
+        return False
+    loop.call_soon_threadsafe(_start, loop, coro)
+    return True
 
 
-def _log_failure(future: Future) -> None:
-    if not future.cancelled() and future.exception() is not None:
-        logger.error("background work on the server loop failed", exc_info=future.exception())
+def _start(loop: asyncio.AbstractEventLoop, coro: Coroutine) -> None:
+    # A fresh context: the caller's (a request's) would tie the task's database calls to
+    # that request's worker thread, which is gone once the response is sent.
+    task = loop.create_task(coro, context=contextvars.Context())
+    _background.add(task)
+    task.add_done_callback(_finished)
+
+
+def _finished(task: asyncio.Task) -> None:
+    _background.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("background work on the server loop failed", exc_info=task.exception())
 
 
 def remember_loop(app):
@@ -59,9 +67,7 @@ def remember_loop(app):
             _loop = loop
             from playground.runtime import recover_turns_at_startup
 
-            task = loop.create_task(recover_turns_at_startup())
-            _background.add(task)
-            task.add_done_callback(_background.discard)
+            _start(loop, recover_turns_at_startup())
         return await app(scope, receive, send)
 
     return wrapper

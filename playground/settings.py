@@ -140,7 +140,7 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"playground": {"handlers": ["console"], "level": "INFO"}},
+    "loggers": {"playground": {"handlers": ["console"], "level": "INFO", "propagate": False}},
 }
 
 # Modules with agents of your own, imported at start-up (see README, "Write an agent").

@@ -481,9 +481,12 @@ _EMAIL_ME = re.compile(
     re.I,
 )
 _SLACK_PHRASE = re.compile(r"\b(?:to|in|on|into|via)\s+(?:the\s+|our\s+)?slack\b", re.I)
+_ON_THE_ISSUE = (
+    r"\s+on\s+(?:the\s+|each\s+|every\s+|that\s+)?(?:github\s+)?(?:issues?|prs?|pull\s+requests?)"
+)
 _GITHUB_COMMENT = re.compile(
-    r"\b(?:(?:comment|reply|respond)\s+on\s+(?:the\s+|each\s+|every\s+|that\s+)?(?:github\s+)?"
-    r"(?:issues?|prs?|pull\s+requests?)|(?:leave|post|add|write)\s+an?\s+(?:github\s+)?comment|"
+    rf"\b(?:(?:comment|reply|respond){_ON_THE_ISSUE}|"
+    rf"(?:leave|post|add|write)\s+an?\s+(?:github\s+)?comment(?:{_ON_THE_ISSUE})?|"
     r"as\s+an?\s+(?:github\s+)?comment)\b",
     re.I,
 )
@@ -498,6 +501,13 @@ _FROM_END = re.compile(r"\b(?:from|of|about|for|by)\s+(?:(?:the|our|my)\s+)?$", 
 _TO_END = re.compile(r"\b(?:to|in|into|on|at|via)\s+(?:(?:the|our|my|a|slack|channel)\s+)*$", re.I)
 # Mentions of the destination's own platform this close to it are part of the destination.
 _NEAR = 25
+
+
+Spans = list[tuple[int, int]]
+
+
+def _overlaps(span: tuple[int, int], spans: Spans) -> bool:
+    return any(span[0] < end and start < span[1] for start, end in spans)
 
 
 @dataclass
@@ -576,9 +586,7 @@ def _starts_sentence(text: str, start: int) -> bool:
     return not before or before[-1] in ".!?:"
 
 
-def _find_platforms(
-    text: str, masked: list[tuple[int, int]], near: tuple[int, int, str] | None
-) -> list[str]:
+def _find_platforms(text: str, masked: Spans, near: tuple[int, int, str] | None) -> list[str]:
     """Return the source platforms mentioned, in order of first mention."""
     hits = []
     for value, generic, proper, pattern in _PLATFORM_WORDS:
@@ -586,7 +594,7 @@ def _find_platforms(
             start, end = match.span()
             if proper and _starts_sentence(text, start):
                 continue
-            if any(start < mask_end and mask_start < end for mask_start, mask_end in masked):
+            if _overlaps((start, end), masked):
                 continue
             if near and value == near[2] and near[0] - _NEAR <= start <= near[1] + _NEAR:
                 continue
@@ -609,7 +617,7 @@ _STRONG_ADJECTIVES = (
 _OBJECT = re.compile(
     rf"\b(?:(?:new|incoming|recent|open|{_STRONG_ADJECTIVES})\s+){{0,2}}"
     r"(tickets?|issues?|pull\s+requests?|prs?|conversations?|emails?|messages?|mentions?|"
-    r"chats?|bugs?|reviews?|incidents?|alerts?|invoices?|complaints?|refunds?)\b",
+    r"chats?|bugs?|incidents?|alerts?|invoices?|complaints?|refunds?)\b",
     re.I,
 )
 _ADJECTIVE = re.compile(rf"\b({_STRONG_ADJECTIVES})\b", re.I)
@@ -617,10 +625,11 @@ _ROLES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.I), role)
     for pattern, role in (
         (r"\b(?:watch|monitor|keep\s+an\s+eye\s+on|track|look\s+out\s+for)\w*", "watcher"),
-        (r"\b(?:summari[sz]|digest|recap|round[\s-]?up)\w*", "digest"),
+        (r"\b(?:summar|digest|recap|round[\s-]?up)\w*", "digest"),
         (r"\b(?:triag|prioriti[sz])\w*", "triage"),
         (r"\b(?:repl(?:y|ies)|respond|answer|draft\s+repl)\w*", "responder"),
-        (r"\b(?:label|tag|categori[sz]|classif)\w*", "labeler"),
+        (r"\b(?:label|categori[sz]|classif)\w*", "labeler"),
+        (r"\breview\w*", "reviewer"),
         (r"\bremind\w*", "reminder"),
         (r"\bescalat\w*", "escalator"),
         (r"\breport\w*", "reporter"),
@@ -630,9 +639,14 @@ _ROLES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
-def _subject(text: str) -> str | None:
+def _first_match(pattern: re.Pattern[str], text: str, masked: Spans) -> re.Match[str] | None:
+    """Return the first match that is not part of a destination phrase."""
+    return next((m for m in pattern.finditer(text) if not _overlaps(m.span(), masked)), None)
+
+
+def _subject(text: str, masked: Spans) -> str | None:
     """Return what the agent works on, e.g. "urgent-ticket" or "issue"."""
-    match = _OBJECT.search(text)
+    match = _first_match(_OBJECT, text, masked)
     if match is None:
         return None
     noun = " ".join(match.group(1).lower().split())
@@ -645,8 +659,10 @@ def _subject(text: str) -> str | None:
     return f"{adjective_text}{joiner}{noun.replace(' ', '-')}"
 
 
-def _role(text: str) -> str | None:
-    found = [(m.start(), role) for pattern, role in _ROLES if (m := pattern.search(text))]
+def _role(text: str, masked: Spans) -> str | None:
+    found = [
+        (m.start(), role) for pattern, role in _ROLES if (m := _first_match(pattern, text, masked))
+    ]
     return min(found)[1] if found else None
 
 
@@ -717,7 +733,7 @@ def extract(description: str) -> AgentDraft:
         draft.errors["trigger"] = trigger_error
     draft.timezone = find_timezone(text)
 
-    subject, role = _subject(text), _role(text)
+    subject, role = _subject(text, masked), _role(text, masked)
     name = derive_name(draft.platform, subject, role)
     signals = [draft.platform, subject, role]
     if sum(signal is not None for signal in signals) >= 2:

@@ -1,0 +1,611 @@
+"""Ask for what an AgentDraft is missing with request_input forms, and read the answers back.
+
+Every schema here is in the playground's flat dialect: one object of string, integer and array
+properties, single selects as `oneOf` of `{const, title, description}`, multi-selects as arrays
+of `anyOf` options, no nested objects and no property named like a secret.
+
+An answer is checked again here (the form validates each field, but not that a weekly schedule
+needs a day): a rejected answer leaves the slot missing, keeps the valid parts as the next
+question's defaults and records a plain sentence in `draft.errors` that the next question shows.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playground.onboarding import catalog
+from playground.onboarding.extraction import (
+    MAX_MINUTES,
+    MAX_NAME_CHARS,
+    MAX_PURPOSE_CHARS,
+    MIN_MINUTES,
+    AgentDraft,
+    clean_description,
+    derive_name,
+    extract,
+    instructions_from,
+    missing_slots,
+    parse_time,
+    purpose_from,
+    redact_secrets,
+)
+
+TIME_PATTERN = r"^([01]?[0-9]|2[0-3]):[0-5][0-9]$"
+CHANNEL_PATTERN = r"^#?[A-Za-z0-9][A-Za-z0-9_-]{0,79}$"
+MAX_DESCRIPTION_ANSWER_CHARS = 1_000
+MAX_INSTRUCTIONS_ANSWER_CHARS = 8_000
+MAX_TARGET_CHARS = 254
+
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[A-Za-z]{2,}")
+_EXAMPLE = "Watch Zendesk for urgent tickets every 15 minutes and post a summary to #support"
+
+
+class ConfigFormError(ValueError):
+    """The edited configuration form has problems; `errors` maps each field to a sentence."""
+
+    def __init__(self, errors: dict[str, str]) -> None:
+        super().__init__(" ".join(errors.values()))
+        self.errors = errors
+
+
+# --- Schema pieces -------------------------------------------------------------------------
+
+
+def _options(options: tuple[catalog.Option, ...]) -> list[dict[str, str]]:
+    return [
+        {"const": o.value, "title": o.title, **({"description": o.description} if o.description else {})}
+        for o in options
+    ]
+
+
+def _select(
+    title: str, options: tuple[catalog.Option, ...], description: str = "", default: Any = None
+) -> dict[str, Any]:
+    field: dict[str, Any] = {"type": "string", "title": title, "oneOf": _options(options)}
+    if description:
+        field["description"] = description
+    if catalog.find(options, default) is not None:
+        field["default"] = default
+    return field
+
+
+def _time_field(title: str, default: Any = None) -> dict[str, Any]:
+    field: dict[str, Any] = {
+        "type": "string",
+        "title": title,
+        "description": "24-hour clock, HH:MM. Used by daily, weekday and weekly schedules.",
+        "pattern": TIME_PATTERN,
+        "x-ui": {"placeholder": "09:00"},
+    }
+    if _as_time(default) is not None:
+        field["default"] = _as_time(default)
+    return field
+
+
+def _minutes_field(title: str, default: Any = None) -> dict[str, Any]:
+    field: dict[str, Any] = {
+        "type": "integer",
+        "title": title,
+        "description": f"Between {MIN_MINUTES} and {MAX_MINUTES}. Used by the every-few-minutes "
+        "schedule.",
+        "minimum": MIN_MINUTES,
+        "maximum": MAX_MINUTES,
+    }
+    minutes = _as_int(default)
+    if minutes is not None and MIN_MINUTES <= minutes <= MAX_MINUTES:
+        field["default"] = minutes
+    return field
+
+
+def _day_field(title: str, default: Any = None) -> dict[str, Any]:
+    return _select(title, catalog.DAYS, "Used by the weekly schedule.", default)
+
+
+def _schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required}
+
+
+# --- Reading values ------------------------------------------------------------------------
+
+
+def _as_int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None
+
+
+def _as_time(value: Any) -> str | None:
+    if not isinstance(value, str) or not value.strip():
+        return None
+    value = value.strip()
+    if re.fullmatch(TIME_PATTERN, value):
+        hour, minute = value.split(":")
+        return f"{int(hour):02d}:{minute}"
+    return parse_time(value)
+
+
+def _as_text(value: Any) -> str:
+    return " ".join(value.split()) if isinstance(value, str) else ""
+
+
+def describe_trigger(trigger: dict[str, Any] | None) -> str:
+    """Return a schedule in words, e.g. "every weekday at 09:00"; empty if it is incomplete."""
+    trigger = trigger or {}
+    kind, time = trigger.get("kind"), trigger.get("time")
+    day = catalog.find(catalog.DAYS, trigger.get("day"))
+    if kind == "on_demand":
+        return "only when someone asks"
+    if kind == "hourly":
+        return "every hour"
+    if kind == "every_n_minutes" and trigger.get("minutes"):
+        return f"every {trigger['minutes']} minutes"
+    if kind == "daily" and time:
+        return f"every day at {time}"
+    if kind == "weekdays" and time:
+        return f"every weekday at {time}"
+    if kind == "weekly" and day and time:
+        return f"every {day.title} at {time}"
+    return ""
+
+
+def parse_trigger(
+    kind: Any, time: Any = None, minutes: Any = None, day: Any = None
+) -> tuple[dict[str, Any] | None, dict[str, Any], str | None]:
+    """Return (trigger, the valid parts, problem) for a schedule given field by field."""
+    option = catalog.find(catalog.TRIGGERS, kind)
+    if option is None:
+        return None, {}, "Choose how often the agent should run."
+    parts: dict[str, Any] = {"kind": kind}
+    if kind in ("on_demand", "hourly"):
+        return parts, parts, None
+    if kind == "every_n_minutes":
+        count = _as_int(minutes)
+        if count is None or not MIN_MINUTES <= count <= MAX_MINUTES:
+            return None, parts, f"Give a number of minutes between {MIN_MINUTES} and {MAX_MINUTES}."
+        return {**parts, "minutes": count}, {**parts, "minutes": count}, None
+    clock = _as_time(time)
+    if catalog.find(catalog.DAYS, day) is not None and kind == "weekly":
+        parts["day"] = day
+    if clock is not None:
+        parts["time"] = clock
+    if clock is None:
+        return None, parts, f"“{option.title}” needs a time of day, like 09:00."
+    if kind == "weekly" and "day" not in parts:
+        return None, parts, "A weekly schedule needs a day of the week."
+    return dict(parts), parts, None
+
+
+def parse_destination(
+    kind: Any, target: Any = None
+) -> tuple[dict[str, Any] | None, dict[str, Any], str | None]:
+    """Return (destination, the valid parts, problem) for a destination kind and its target."""
+    option = catalog.find(catalog.DESTINATIONS, kind)
+    if not isinstance(option, catalog.Destination):
+        return None, {}, "Choose where the agent should send its results."
+    parts: dict[str, Any] = {"kind": kind}
+    text = target.strip() if isinstance(target, str) else ""
+    if option.target == "channel":
+        if not re.fullmatch(CHANNEL_PATTERN, text):
+            return None, parts, "Give the Slack channel to post in, like #support."
+        return {**parts, "channel": "#" + text.lstrip("#").lower()}, parts, None
+    if option.target == "address":
+        if not _EMAIL.fullmatch(text) or len(text) > MAX_TARGET_CHARS:
+            return None, parts, "Give the email address to send to, like ops@example.com."
+        return {**parts, "address": text}, parts, None
+    return parts, parts, None
+
+
+def _clean_name(value: Any) -> str | None:
+    name, _ = redact_secrets(_as_text(value))
+    return name if 0 < len(name) <= MAX_NAME_CHARS else None
+
+
+# --- Questions -----------------------------------------------------------------------------
+
+Question = tuple[str, dict[str, Any], list[str]]
+
+
+def _and(titles: list[str]) -> str:
+    return titles[0] if len(titles) == 1 else ", ".join(titles[:-1]) + " and " + titles[-1]
+
+
+def _ask_purpose(draft: AgentDraft) -> Question:
+    field = {
+        "type": "string",
+        "title": "What the agent does",
+        "minLength": 1,
+        "maxLength": MAX_DESCRIPTION_ANSWER_CHARS,
+        "x-ui": {"placeholder": _EXAMPLE},
+    }
+    if isinstance(draft.proposed.get("purpose"), str):
+        field["default"] = draft.proposed["purpose"]
+        message = "In one sentence, what should this agent do?"
+    else:
+        message = "What should the new agent do? Say what it watches, when, and where it reports."
+    return message, {"purpose": field}, ["purpose"]
+
+
+def _ask_platform(draft: AgentDraft) -> Question:
+    candidates = [c for c in draft.platform_candidates if catalog.find(catalog.PLATFORMS, c)]
+    first = [catalog.find(catalog.PLATFORMS, c) for c in candidates]
+    rest = [p for p in catalog.PLATFORMS if p.value not in candidates]
+    options = tuple(o for o in [*first, *rest] if o is not None)
+    default = draft.proposed.get("platform") or (candidates[0] if candidates else None)
+    if len(candidates) > 1:
+        titles = [o.title for o in first if o is not None]
+        message = f"You mentioned {_and(titles)}. Which one should the agent watch?"
+    else:
+        message = "Which platform should the agent watch for new work?"
+    field = _select("Platform", options, default=default)
+    return message, {"platform": field}, ["platform"]
+
+
+def _ask_trigger(draft: AgentDraft) -> Question:
+    proposal = draft.proposed.get("trigger") or {}
+    suggestion = describe_trigger(proposal)
+    message = "When should the agent run?"
+    if suggestion:
+        message += f" I suggest {suggestion}; change it if that is not right."
+    properties = {
+        "kind": _select("How often", catalog.TRIGGERS, default=proposal.get("kind")),
+        "time": _time_field("Time of day", proposal.get("time")),
+        "minutes": _minutes_field("Every how many minutes", proposal.get("minutes")),
+        "day": _day_field("Day of the week", proposal.get("day")),
+    }
+    return message, properties, ["kind"]
+
+
+def _ask_timezone(draft: AgentDraft) -> Question:
+    default = draft.proposed.get("timezone")
+    if not catalog.is_timezone(default):
+        default = "UTC"
+    schedule = describe_trigger(draft.trigger)
+    if draft.trigger and draft.trigger.get("kind") in catalog.TIMED_TRIGGERS and schedule:
+        message = f"Which time zone should the schedule ({schedule}) follow?"
+    else:
+        message = "Which time zone should the agent's schedule follow?"
+    field = _select("Time zone", catalog.TIMEZONES, default=default)
+    return message, {"timezone": field}, ["timezone"]
+
+
+def _ask_destination(draft: AgentDraft) -> Question:
+    proposal = draft.proposed.get("destination") or {}
+    kind = proposal.get("kind")
+    messages = {
+        "slack": "Which Slack channel should the agent post its results in?",
+        "email": "Which email address should the agent send its results to?",
+    }
+    properties: dict[str, Any] = {
+        "kind": _select("Send results to", catalog.DESTINATIONS, default=kind),
+        "channel": {
+            "type": "string",
+            "title": "Slack channel",
+            "description": "Needed when the results go to Slack.",
+            "pattern": CHANNEL_PATTERN,
+            "x-ui": {"placeholder": "#support"},
+        },
+        "address": {
+            "type": "string",
+            "format": "email",
+            "title": "Email address",
+            "description": "Needed when the results go by email.",
+            "maxLength": MAX_TARGET_CHARS,
+            "x-ui": {"placeholder": "ops@example.com"},
+        },
+    }
+    for key in ("channel", "address"):
+        if isinstance(proposal.get(key), str):
+            properties[key]["default"] = proposal[key]
+    message = messages.get(kind, "Where should the agent send its results?")
+    return message, properties, ["kind"]
+
+
+def _ask_name(draft: AgentDraft) -> Question:
+    field: dict[str, Any] = {
+        "type": "string",
+        "title": "Name",
+        "minLength": 1,
+        "maxLength": MAX_NAME_CHARS,
+        "x-ui": {"placeholder": "Zendesk urgent-ticket watcher"},
+    }
+    default = draft.proposed.get("name") or derive_name(draft.platform, None, None)
+    if _clean_name(default):
+        field["default"] = _clean_name(default)
+    return "What should this agent be called?", {"name": field}, ["name"]
+
+
+def _ask_instructions(draft: AgentDraft) -> Question:
+    field: dict[str, Any] = {
+        "type": "string",
+        "format": "multiline",
+        "title": "Instructions",
+        "minLength": 1,
+        "maxLength": MAX_INSTRUCTIONS_ANSWER_CHARS,
+    }
+    default = draft.proposed.get("instructions")
+    if not isinstance(default, str) and draft.purpose:
+        default = instructions_from(draft.purpose)
+    if isinstance(default, str):
+        field["default"] = default[:MAX_INSTRUCTIONS_ANSWER_CHARS]
+    message = "What instructions should the agent follow? Edit the suggestion or write your own."
+    return message, {"instructions": field}, ["instructions"]
+
+
+_QUESTIONS = {
+    "purpose": _ask_purpose,
+    "platform": _ask_platform,
+    "trigger": _ask_trigger,
+    "timezone": _ask_timezone,
+    "destination": _ask_destination,
+    "name": _ask_name,
+    "instructions": _ask_instructions,
+}
+
+
+def next_question(draft: AgentDraft) -> dict[str, Any] | None:
+    """Return `{"slot", "payload"}` asking for the first missing slot, or None when done."""
+    for slot in draft.missing:
+        ask = _QUESTIONS.get(slot)
+        if ask is None:
+            continue
+        message, properties, required = ask(draft)
+        problem = draft.errors.get(slot)
+        if problem:
+            message = f"{problem} {message}"
+        payload = {"message": message, "requestedSchema": _schema(properties, required)}
+        return {"slot": slot, "payload": payload}
+    return None
+
+
+# --- Answers -------------------------------------------------------------------------------
+
+Reading = tuple[Any, dict[str, Any] | None, str | None]
+
+
+def _read_purpose(content: dict[str, Any]) -> Reading:
+    value = content.get("purpose")
+    text, _ = clean_description(value if isinstance(value, str) else "")
+    purpose = purpose_from(text)
+    if purpose is None or len(text) > MAX_DESCRIPTION_ANSWER_CHARS:
+        return None, None, "Describe what the agent should do in a sentence or two."
+    return purpose, None, None
+
+
+def _read_platform(content: dict[str, Any]) -> Reading:
+    value = content.get("platform")
+    if catalog.find(catalog.PLATFORMS, value) is None:
+        return None, None, "Choose one of the listed platforms."
+    return value, None, None
+
+
+def _read_trigger(content: dict[str, Any]) -> Reading:
+    trigger, parts, problem = parse_trigger(
+        content.get("kind"), content.get("time"), content.get("minutes"), content.get("day")
+    )
+    return trigger, parts or None, problem
+
+
+def _read_timezone(content: dict[str, Any]) -> Reading:
+    value = content.get("timezone")
+    if not catalog.is_timezone(value):
+        return None, None, "Choose one of the listed time zones."
+    return value, None, None
+
+
+def _read_destination(content: dict[str, Any]) -> Reading:
+    kind = content.get("kind")
+    target = content.get("address") if kind == "email" else content.get("channel")
+    destination, parts, problem = parse_destination(kind, target)
+    return destination, parts or None, problem
+
+
+def _read_name(content: dict[str, Any]) -> Reading:
+    name = _clean_name(content.get("name"))
+    if name is None:
+        return None, None, f"Give the agent a name of up to {MAX_NAME_CHARS} characters."
+    return name, None, None
+
+
+def _read_instructions(content: dict[str, Any]) -> Reading:
+    value = content.get("instructions")
+    text, _ = redact_secrets(value.strip() if isinstance(value, str) else "")
+    if not text or len(text) > MAX_INSTRUCTIONS_ANSWER_CHARS:
+        return None, None, "Write the instructions the agent should follow."
+    return text, None, None
+
+
+_READERS = {
+    "purpose": _read_purpose,
+    "platform": _read_platform,
+    "trigger": _read_trigger,
+    "timezone": _read_timezone,
+    "destination": _read_destination,
+    "name": _read_name,
+    "instructions": _read_instructions,
+}
+
+
+def _fill_from_description(draft: AgentDraft, description: str) -> None:
+    """Fill the draft's empty slots from what a free-text answer says."""
+    found = extract(description)
+    for slot in ("trigger", "timezone", "destination", "name", "instructions"):
+        if getattr(draft, slot) is None and getattr(found, slot) is not None:
+            setattr(draft, slot, getattr(found, slot))
+    if draft.platform is None and not draft.platform_candidates:
+        draft.platform = found.platform
+        draft.platform_candidates = found.platform_candidates
+    for slot, value in found.proposed.items():
+        if getattr(draft, slot, None) is None:
+            draft.proposed.setdefault(slot, value)
+    for slot, problem in found.errors.items():
+        draft.errors.setdefault(slot, problem)
+    draft.redacted = draft.redacted or found.redacted
+    if draft.instructions is None:
+        draft.instructions = instructions_from(clean_description(description)[0])
+
+
+def apply_answer(draft: AgentDraft, slot: str, content: dict[str, Any]) -> AgentDraft:
+    """Return a new draft with the answer for a slot applied; a bad answer leaves it missing."""
+    updated = AgentDraft.from_dict(draft.to_dict())
+    reader = _READERS.get(slot)
+    if reader is None or not isinstance(content, dict):
+        return updated
+    value, parts, problem = reader(content)
+    if problem is not None:
+        updated.errors[slot] = problem
+        if parts:
+            updated.proposed[slot] = parts
+        return updated
+
+    setattr(updated, slot, value)
+    updated.errors.pop(slot, None)
+    updated.proposed.pop(slot, None)
+    if slot == "platform":
+        updated.platform_candidates = []
+    if slot == "purpose":
+        _fill_from_description(updated, content["purpose"])
+    destination_kind = updated.destination["kind"] if updated.destination else None
+    updated.tools = catalog.tools_for(updated.platform, destination_kind)
+    updated.missing = missing_slots(updated)
+    return updated
+
+
+# --- The final configuration ---------------------------------------------------------------
+
+
+def _ordered_tools(tools: Any) -> list[str]:
+    chosen = set(catalog.ALWAYS_TOOLS)
+    if isinstance(tools, list | tuple):
+        chosen.update(tool for tool in tools if isinstance(tool, str))
+    return [value for value in catalog.values(catalog.TOOLS) if value in chosen]
+
+
+def draft_to_config(draft: AgentDraft) -> dict[str, Any]:
+    """Return the agent configuration a draft describes; unknown values stay None."""
+    return {
+        "name": draft.name,
+        "purpose": draft.purpose,
+        "instructions": draft.instructions,
+        "platform": draft.platform,
+        "trigger": dict(draft.trigger) if draft.trigger else None,
+        "timezone": draft.timezone or "UTC",
+        "destination": dict(draft.destination) if draft.destination else None,
+        "tools": _ordered_tools(draft.tools),
+    }
+
+
+def config_schema(config: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Return a flat request_input schema for editing a whole configuration, pre-filled if given."""
+    properties: dict[str, Any] = {
+        "name": {"type": "string", "title": "Name", "minLength": 1, "maxLength": MAX_NAME_CHARS},
+        "purpose": {
+            "type": "string",
+            "title": "Purpose",
+            "description": "One sentence saying what the agent does.",
+            "maxLength": MAX_PURPOSE_CHARS,
+        },
+        "instructions": {
+            "type": "string",
+            "format": "multiline",
+            "title": "Instructions",
+            "maxLength": MAX_INSTRUCTIONS_ANSWER_CHARS,
+        },
+        "platform": _select("Platform", catalog.PLATFORMS, "Where the agent reads its work from."),
+        "trigger_kind": _select("Schedule", catalog.TRIGGERS),
+        "trigger_time": _time_field("Time of day"),
+        "trigger_minutes": _minutes_field("Every how many minutes"),
+        "trigger_day": _day_field("Day of the week"),
+        "timezone": _select("Time zone", catalog.TIMEZONES, "The zone the schedule follows."),
+        "destination_kind": _select("Send results to", catalog.DESTINATIONS),
+        "destination_target": {
+            "type": "string",
+            "title": "Channel or address",
+            "description": "The Slack channel or email address; leave empty for the chat or "
+            "GitHub comments.",
+            "maxLength": MAX_TARGET_CHARS,
+            "x-ui": {"placeholder": "#support"},
+        },
+        "tools": {
+            "type": "array",
+            "title": "Tools",
+            "description": "Ask a question is always included.",
+            "items": {"anyOf": [{"const": o.value, "title": o.title} for o in catalog.TOOLS]},
+            "minItems": 1,
+        },
+    }
+    for key, value in config_to_form_values(config or {}).items():
+        properties[key]["default"] = value
+    required = ["name", "platform", "trigger_kind", "timezone", "destination_kind"]
+    return _schema(properties, required)
+
+
+def config_to_form_values(config: dict[str, Any]) -> dict[str, Any]:
+    """Return the flat form content for a configuration, leaving out values it does not have."""
+    trigger = config.get("trigger") or {}
+    destination = config.get("destination") or {}
+    values = {
+        "name": config.get("name"),
+        "purpose": config.get("purpose"),
+        "instructions": config.get("instructions"),
+        "platform": config.get("platform"),
+        "trigger_kind": trigger.get("kind"),
+        "trigger_time": trigger.get("time"),
+        "trigger_minutes": trigger.get("minutes"),
+        "trigger_day": trigger.get("day"),
+        "timezone": config.get("timezone"),
+        "destination_kind": destination.get("kind"),
+        "destination_target": destination.get("channel") or destination.get("address"),
+        "tools": _ordered_tools(config.get("tools")),
+    }
+    return {key: value for key, value in values.items() if value not in (None, "")}
+
+
+def form_values_to_config(content: dict[str, Any]) -> dict[str, Any]:
+    """Return the configuration for submitted form content; raise ConfigFormError if incomplete."""
+    errors: dict[str, str] = {}
+    name = _clean_name(content.get("name"))
+    if name is None:
+        errors["name"] = f"Give the agent a name of up to {MAX_NAME_CHARS} characters."
+    purpose = _as_text(content.get("purpose")) or None
+    if purpose and len(purpose) > MAX_PURPOSE_CHARS:
+        errors["purpose"] = f"Keep the purpose under {MAX_PURPOSE_CHARS} characters."
+    instructions = content.get("instructions")
+    instructions = instructions.strip() or None if isinstance(instructions, str) else None
+    platform = content.get("platform")
+    if catalog.find(catalog.PLATFORMS, platform) is None:
+        errors["platform"] = "Choose one of the listed platforms."
+    trigger, _, problem = parse_trigger(
+        content.get("trigger_kind"),
+        content.get("trigger_time"),
+        content.get("trigger_minutes"),
+        content.get("trigger_day"),
+    )
+    if problem:
+        errors["trigger_kind"] = problem
+    timezone = content.get("timezone")
+    if not catalog.is_timezone(timezone):
+        errors["timezone"] = "Choose one of the listed time zones."
+    destination, _, problem = parse_destination(
+        content.get("destination_kind"), content.get("destination_target")
+    )
+    if problem:
+        errors["destination_target" if destination is None and _ else "destination_kind"] = problem
+    if errors:
+        raise ConfigFormError(errors)
+    return {
+        "name": name,
+        "purpose": purpose,
+        "instructions": instructions,
+        "platform": platform,
+        "trigger": trigger,
+        "timezone": timezone,
+        "destination": destination,
+        "tools": _ordered_tools(content.get("tools")),
+    }

@@ -1,0 +1,53 @@
+"""Browser tests: Playwright drives Debian's Chromium against a live daphne server."""
+
+import shutil
+
+import pytest
+from playwright.sync_api import Page, sync_playwright
+
+from tests.live_server import LiveServer
+
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+USERS = {"alice": "alice-password-1", "bob": "bob-password-1"}
+
+
+@pytest.fixture(scope="session")
+def browser():
+    executable = shutil.which("chromium")
+    assert executable, "Browser tests need Debian's chromium: apt-get install chromium"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory):
+    server = LiveServer(tmp_path_factory.mktemp("live"))
+    server.prepare(USERS)
+    server.start()
+    yield server
+    server.stop()
+
+
+def log_in(page: Page, server: LiveServer, username: str = "alice") -> None:
+    page.goto(server.url + "/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", USERS[username])
+    page.click("button[type=submit]")
+    page.wait_for_url(server.url + "/")
+
+
+@pytest.fixture
+def page(browser, live_server):
+    context = browser.new_context()
+    page = context.new_page()
+    log_in(page, live_server)
+    yield page
+    context.close()

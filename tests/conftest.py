@@ -1,0 +1,26 @@
+import pytest
+from django.contrib.auth.models import User
+
+from playground.models import Agent, Conversation
+
+
+@pytest.fixture
+def alice(db) -> User:
+    return User.objects.create_user("alice", password="alice-password-1")
+
+
+@pytest.fixture
+def bob(db) -> User:
+    return User.objects.create_user("bob", password="bob-password-1")
+
+
+@pytest.fixture
+def seeded(db) -> None:
+    """The built-in agents' rows, as `make run` creates them."""
+    from django.core.management import call_command
+
+    call_command("seed", stdout=open("/dev/null", "w"))  # noqa: SIM115
+
+
+def make_conversation(owner: User, slug: str) -> Conversation:
+    return Conversation.objects.create(owner=owner, agent=Agent.objects.get(slug=slug))

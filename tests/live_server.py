@@ -1,0 +1,117 @@
+"""A real daphne server in a subprocess, on its own SQLite file: what `make run` serves.
+
+Tests can kill it (SIGKILL) and start it again on the same database, and read that database
+directly to check what a restart left behind.
+"""
+
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for(condition, timeout: float = 15.0, interval: float = 0.05, message: str = ""):
+    """Poll `condition` until it returns something truthy; fail after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        result = condition()
+        if result:
+            return result
+        time.sleep(interval)
+    raise AssertionError(message or f"condition not met within {timeout} s")
+
+
+class LiveServer:
+    def __init__(self, workdir: Path, env: dict | None = None):
+        self.workdir = workdir
+        self.db_path = workdir / "db.sqlite3"
+        self.port = free_port()
+        self.log_path = workdir / "daphne.log"
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": f"sqlite:///{self.db_path}",
+            "STATIC_ROOT": str(workdir / "static"),
+            "PYTHONUNBUFFERED": "1",
+            **(env or {}),
+        }
+        self.env.pop("DJANGO_SETTINGS_MODULE", None)
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def manage(self, *args: str, stdin: str | None = None) -> str:
+        """Run a manage.py command against this server's database; return its output."""
+        done = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=BASE_DIR,
+            env=self.env,
+            input=stdin,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    def prepare(self, users: dict[str, str]) -> None:
+        """Migrate, seed the built-in agents and create the given users."""
+        self.manage("migrate", "--noinput", "-v0")
+        self.manage("seed")
+        script = "from django.contrib.auth.models import User\n" + "".join(
+            f"User.objects.create_user({name!r}, password={password!r})\n"
+            for name, password in users.items()
+        )
+        self.manage("shell", "-c", script)
+
+    def start(self) -> None:
+        log = open(self.log_path, "a")  # noqa: SIM115 (the process writes to it)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+             "playground.asgi:application"],
+            cwd=BASE_DIR, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+        )
+        wait_for(self._answers, timeout=30, message=f"daphne did not start: {self.log()}")
+
+    def _answers(self) -> bool:
+        try:
+            with urllib.request.urlopen(self.url + "/accounts/login/", timeout=2) as response:
+                return response.status == 200
+        except OSError:
+            return False
+
+    def kill(self) -> None:
+        """Kill the server the hard way, like a crash or a power cut."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+    def log(self) -> str:
+        return self.log_path.read_text() if self.log_path.exists() else ""
+
+    def query(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """Read the server's database directly."""
+        with sqlite3.connect(self.db_path, timeout=20) as connection:
+            return connection.execute(sql, params).fetchall()
