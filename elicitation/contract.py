@@ -39,12 +39,14 @@ from typing import Any, Self
 from jsonschema import Draft202012Validator, ValidationError
 
 __all__ = [
+    "FIELD_TYPES",
     "MAX_ANSWER_CHARS",
     "MAX_MESSAGE_CHARS",
     "MAX_OPTIONS",
     "MAX_PAYLOAD_BYTES",
     "MAX_PROPERTIES",
     "PROPERTY_NAME_RE",
+    "WIDGETS",
     "AnswerResult",
     "Degraded",
     "ElicitationRequest",
@@ -104,13 +106,13 @@ _KEYWORDS = {
     "max_items": "maxItems",
 }
 
-REQUIRED = "This field is required."
-TOO_LONG = f"Use at most {MAX_ANSWER_CHARS:,} characters."
-CHOOSE = "Choose one of the listed options."
-WHOLE_NUMBER = "Enter a whole number."
-NUMBER = "Enter a number."
-YES_OR_NO = "Choose yes or no."
-TEXT = "Enter text."
+_REQUIRED = "This field is required."
+_TOO_LONG = f"Use at most {MAX_ANSWER_CHARS:,} characters."
+_CHOOSE = "Choose one of the listed options."
+_WHOLE_NUMBER = "Enter a whole number."
+_NUMBER = "Enter a number."
+_YES_OR_NO = "Choose yes or no."
+_TEXT = "Enter text."
 
 _NAME = re.compile(PROPERTY_NAME_RE)
 _WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
@@ -123,8 +125,8 @@ _SECRET_PARTS = (
     "privatekey",
     "accesskey",
 )
-_INTEGER = re.compile(r"[+-]?\d+")
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_INTEGER_TEXT = re.compile(r"[+-]?\d+")
+_NUMBER_TEXT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _LOCAL_DATETIME = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?")
 _TRUE = ("on", "true", "1", "yes")
 _FALSE = ("", "off", "false", "0", "no")
@@ -507,8 +509,8 @@ def _with_text_rules(field: Field, prop: dict, where: str) -> Field:
 def _with_item_counts(field: Field, prop: dict, where: str) -> Field:
     min_items, max_items = _count(prop, "minItems", where), _count(prop, "maxItems", where)
     _check_order(min_items, max_items, f"{where} has minItems greater than maxItems")
-    if min_items is not None and min_items > len(field.options or ()):
-        count = len(field.options or ())
+    count = len(field.options or ())
+    if min_items is not None and min_items > count:
         raise _Unsupported(f"{where} needs at least {min_items} choices but has {count} options")
     return replace(field, min_items=min_items, max_items=max_items)
 
@@ -610,7 +612,7 @@ def _check(
         elif field.type == "boolean":
             content[field.name] = False
         elif field.required:
-            errors[field.name] = REQUIRED
+            errors[field.name] = _REQUIRED
     validator = Draft202012Validator(
         request.schema(), format_checker=Draft202012Validator.FORMAT_CHECKER
     )
@@ -627,21 +629,21 @@ def _form_values(data: Mapping, name: str) -> list[str]:
     getlist = getattr(data, "getlist", None)
     raw = getlist(name) if callable(getlist) else data.get(name, [])
     if isinstance(raw, str):
-        raw = [raw]
-    return (
-        [value for value in raw if isinstance(value, str)] if isinstance(raw, (list, tuple)) else []
-    )
+        return [raw]
+    if not isinstance(raw, list | tuple):
+        return []  # anything else counts as not submitted
+    return [value for value in raw if isinstance(value, str)]
 
 
 def _read_form(field: Field, values: list[str], utc_offset_minutes: int) -> tuple[Any, str | None]:
     if any(len(value) > MAX_ANSWER_CHARS for value in values):
-        return None, TOO_LONG
+        return None, _TOO_LONG
     if field.type == "array":
         return [value for value in values if value] or None, None
     text = values[-1] if values else ""
     if field.type == "boolean":
         key = text.strip().lower()
-        return (key in _TRUE, None) if key in _TRUE + _FALSE else (None, YES_OR_NO)
+        return (key in _TRUE, None) if key in _TRUE + _FALSE else (None, _YES_OR_NO)
     if field.type in ("integer", "number"):
         return _read_number(text.strip(), whole=field.type == "integer")
     value = _clean_text(field, text)
@@ -651,15 +653,15 @@ def _read_form(field: Field, values: list[str], utc_offset_minutes: int) -> tupl
 
 
 def _read_number(text: str, *, whole: bool) -> tuple[int | float | None, str | None]:
-    message = WHOLE_NUMBER if whole else NUMBER
+    message = _WHOLE_NUMBER if whole else _NUMBER
     if not text:
         return None, None
     try:
-        if _INTEGER.fullmatch(text):
+        if _INTEGER_TEXT.fullmatch(text):
             return int(text), None
     except ValueError:  # more digits than Python converts to an int
         return None, message
-    if not whole and _NUMBER.fullmatch(text) and math.isfinite(number := float(text)):
+    if not whole and _NUMBER_TEXT.fullmatch(text) and math.isfinite(number := float(text)):
         return number, None
     return None, message
 
@@ -680,21 +682,21 @@ def _read_typed(field: Field, value: object) -> tuple[Any, str | None]:
         return None, None
     match field.type:
         case "boolean":
-            return (value, None) if isinstance(value, bool) else (None, YES_OR_NO)
+            return (value, None) if isinstance(value, bool) else (None, _YES_OR_NO)
         case "integer":
             number = _as_int(value)
-            return (number, None) if number is not None else (None, WHOLE_NUMBER)
+            return (number, None) if number is not None else (None, _WHOLE_NUMBER)
         case "number":
             finite = isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
-            return (value, None) if finite and not isinstance(value, bool) else (None, NUMBER)
+            return (value, None) if finite and not isinstance(value, bool) else (None, _NUMBER)
         case "array":
             if isinstance(value, list) and all(isinstance(item, str) for item in value):
                 return value or None, None
-            return None, CHOOSE
+            return None, _CHOOSE
     if not isinstance(value, str):
-        return None, CHOOSE if field.options is not None else TEXT
+        return None, _CHOOSE if field.options is not None else _TEXT
     if len(value) > MAX_ANSWER_CHARS:
-        return None, TOO_LONG
+        return None, _TOO_LONG
     return _clean_text(field, value), None
 
 
@@ -729,7 +731,7 @@ def _message(error: ValidationError) -> str:
             return f"Enter a value that matches the pattern {limit}."
         case "format":
             return _FORMAT_MESSAGES[limit]
-    return CHOOSE  # enum: a value that is not one of the options
+    return _CHOOSE  # enum: a value that is not one of the options
 
 
 def _plural(count: int, noun: str) -> str:

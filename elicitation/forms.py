@@ -1,5 +1,6 @@
 """Map a normalized request to the widgets a form shows, and answers back to readable rows."""
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -9,6 +10,18 @@ from elicitation.models import Part
 INPUT_PREFIX = "answer."
 RADIO_LIMIT = 5  # single select: radio buttons up to this many options, a select above
 CHECKBOX_LIMIT = 8  # multi-select: checkboxes up to this many options, a multi-select above
+MULTI_CONTROLS = ("checkboxes", "multiselect")
+# An RFC 3339 date-time with its offset: the browser shows it in the person's local time.
+_INSTANT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})", re.I)
+
+
+@dataclass(frozen=True)
+class Choice:
+    value: str
+    label: str
+    description: str | None
+    dom_id: str
+    checked: bool
 
 
 @dataclass(frozen=True)
@@ -19,10 +32,45 @@ class Widget:
     dom_id: str
     value: Any  # str for single values, list[str] for multi-select, bool for a checkbox
     error: str = ""
+    instant: str = ""  # a date-time default with its offset, shown in local time by the browser
 
     @property
     def step(self) -> str:
         return "1" if self.field.type == "integer" else "any"
+
+    @property
+    def hint(self) -> str:
+        """Return the limits a person should know before typing, in words."""
+        return constraint_hint(self.field, self.control)
+
+    @property
+    def described_by(self) -> str:
+        """Return the ids of the help, hint and error texts, for `aria-describedby`."""
+        ids = [
+            f"{self.dom_id}-{suffix}"
+            for suffix, present in (
+                ("help", self.field.description),
+                ("hint", self.hint),
+                ("error", self.error),
+            )
+            if present
+        ]
+        return " ".join(ids)
+
+    @property
+    def choices(self) -> list[Choice]:
+        """Return the options with whether each is chosen."""
+        chosen = self.value if isinstance(self.value, list) else [self.value]
+        return [
+            Choice(
+                option.value,
+                option.label,
+                option.description,
+                f"{self.dom_id}-{index}",
+                option.value in chosen,
+            )
+            for index, option in enumerate(self.field.options or ())
+        ]
 
 
 def control_for(field: Field) -> str:
@@ -42,6 +90,37 @@ def control_for(field: Field) -> str:
     return {"email": "email", "uri": "url", "date": "date", "date-time": "datetime-local"}.get(
         field.format or "", "text"
     )
+
+
+def constraint_hint(field: Field, control: str) -> str:
+    """Return a field's limits as a sentence ("Choose 1 to 3."), or "" when it has none."""
+    if field.type == "array":
+        hint = _range("Choose", field.min_items, field.max_items, "", counts=True)
+        if control == "multiselect":
+            hint = f"{hint} Hold Ctrl (⌘ on a Mac) to choose more than one.".strip()
+        return hint
+    if field.type in ("number", "integer"):
+        return _range("Enter", field.minimum, field.maximum, "")
+    if control == "datetime-local":
+        return "In your local time."
+    if field.options is None and field.type == "string":
+        return _range("Use", field.min_length, field.max_length, " characters", counts=True)
+    return ""
+
+
+def _range(verb: str, low: Any, high: Any, unit: str, *, counts: bool = False) -> str:
+    def amount(n: Any) -> str:
+        return f"{n}{unit[:-1] if n == 1 else unit}"
+
+    if low is not None and high is not None and low == high:
+        return f"{verb} exactly {amount(low)}."
+    if low is not None and high is not None:
+        return f"{verb} {low} to {amount(high)}."
+    if low is not None and not (counts and low == 0):  # "at least 0 characters" says nothing
+        return f"{verb} at least {amount(low)}."
+    if high is not None:
+        return f"{verb} at most {amount(high)}."
+    return ""
 
 
 def form_data(post) -> dict[str, list[str]]:
@@ -64,11 +143,14 @@ def build_widgets(
     widgets = []
     for field in request.fields:
         control = control_for(field)
+        instant = ""
         if submitted is not None:
-            raw = submitted.get(field.name, [])
-            value: Any = _from_submitted(control, raw)
+            value: Any = _from_submitted(control, submitted.get(field.name, []))
         else:
-            value = _initial(control, prefill.get(field.name, field.default))
+            initial = prefill.get(field.name, field.default)
+            value = _initial(control, initial)
+            if control == "datetime-local" and isinstance(initial, str):
+                instant = initial if _INSTANT.fullmatch(initial) else ""
         widgets.append(
             Widget(
                 field=field,
@@ -77,21 +159,23 @@ def build_widgets(
                 dom_id=f"part-{part.pk}-{field.name}",
                 value=value,
                 error=(errors or {}).get(field.name, ""),
+                instant=instant,
             )
         )
     return widgets
 
 
 def _from_submitted(control: str, raw: list[str]) -> Any:
-    if control in ("checkboxes", "multiselect"):
+    if control in MULTI_CONTROLS:
         return raw
     if control == "checkbox":
+        # The hidden "false" comes first, the checkbox's "true" after it when ticked.
         return bool(raw) and raw[-1] not in ("", "false", "off")
     return raw[-1] if raw else ""
 
 
 def _initial(control: str, value: Any) -> Any:
-    if control in ("checkboxes", "multiselect"):
+    if control in MULTI_CONTROLS:
         return [str(v) for v in value] if isinstance(value, list) else []
     if control == "checkbox":
         return value is True

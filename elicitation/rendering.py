@@ -21,6 +21,8 @@ def part_context(
     errors: dict[str, str] | None = None,
     editing: bool = False,
     disabled: bool = False,
+    reply: str = "",
+    notice: str = "",
 ) -> dict:
     """Return the template context for a part in its current state."""
     kind = kind_for(part.render_kind, part.tool_name)
@@ -34,6 +36,8 @@ def part_context(
         "form_error": (errors or {}).get("", ""),
         "editing": editing or bool(errors and part.render_kind == "config-card"),
         "disabled": disabled,
+        "reply": reply,
+        "notice": notice,
         "allows": set(part.allowed_actions or []),
     }
     if known and part.render_kind in FORM_KINDS and part.normalized:

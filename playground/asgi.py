@@ -15,6 +15,7 @@ from django.urls import path  # noqa: E402
 from playground import server_loop  # noqa: E402
 from playground.consumers import ConversationConsumer  # noqa: E402
 
+server_loop.adopt_daphne_loop()
 application = server_loop.remember_loop(
     ProtocolTypeRouter(
         {

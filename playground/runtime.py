@@ -19,6 +19,7 @@ from datetime import timedelta
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -32,9 +33,9 @@ from playground.push import push_html, push_html_soon
 
 logger = logging.getLogger(__name__)
 
-HEARTBEAT_SECONDS = 5
+HEARTBEAT_SECONDS = settings.RUN_HEARTBEAT_SECONDS
 # A running turn whose heartbeat is older than this has lost its worker.
-STALE_AFTER = timedelta(seconds=30)
+STALE_AFTER = timedelta(seconds=settings.RUN_STALE_AFTER_SECONDS)
 
 DEFAULT_ACTIONS = ["accept", "decline", "cancel"]
 APPROVAL_SCHEMA = {
@@ -132,9 +133,11 @@ class TurnContext:
         recorded = await Step.objects.filter(turn=self.turn, call_index=index).afirst()
         if recorded is not None:
             return recorded.result
-        result = fn(*args)
-        if inspect.isawaitable(result):
-            result = await result
+        if inspect.iscoroutinefunction(fn):
+            result = await fn(*args)
+        else:
+            # Off the event loop: a slow call must not stall every other conversation.
+            result = await sync_to_async(fn, thread_sensitive=False)(*args)
         result = json.loads(json.dumps(result))  # what a replay returns, exactly
         try:
             await Step.objects.acreate(turn=self.turn, call_index=index, name=name, result=result)

@@ -7,6 +7,7 @@ pushes and in-process agent runs are scheduled onto this loop instead.
 
 import asyncio
 import contextvars
+import sys
 import logging
 from collections.abc import Coroutine
 
@@ -56,18 +57,31 @@ def _finished(task: asyncio.Task) -> None:
         logger.error("background work on the server loop failed", exc_info=task.exception())
 
 
+def adopt(loop: asyncio.AbstractEventLoop) -> None:
+    """Record the server's loop and run the start-up work once on it."""
+    global _loop
+    if loop in _started:
+        return
+    _started.add(loop)
+    _loop = loop
+    from playground.runtime import recover_turns_at_startup
+
+    _start(loop, recover_turns_at_startup())
+
+
+def adopt_daphne_loop() -> None:
+    """Under daphne, adopt its loop as soon as it runs, before any connection arrives."""
+    daphne_server = sys.modules.get("daphne.server")
+    if daphne_server is not None:
+        loop = daphne_server.twisted_loop
+        loop.call_soon_threadsafe(adopt, loop)
+
+
 def remember_loop(app):
-    """Wrap an ASGI app so the first connection records the loop and runs startup work."""
+    """Wrap an ASGI app so the loop that serves it is known (other servers than daphne)."""
 
     async def wrapper(scope, receive, send):
-        global _loop
-        loop = asyncio.get_running_loop()
-        if loop not in _started:
-            _started.add(loop)
-            _loop = loop
-            from playground.runtime import recover_turns_at_startup
-
-            _start(loop, recover_turns_at_startup())
+        adopt(asyncio.get_running_loop())
         return await app(scope, receive, send)
 
     return wrapper

@@ -1,10 +1,15 @@
 """Settings, read from the environment. Unset variables give the embedded default:
-SQLite, the in-memory channel layer and the in-process task runner (one process)."""
+SQLite, the in-memory channel layer and the in-process task runner (one process).
+
+Scale-out sets DATABASE_URL (PostgreSQL), REDIS_URL and TASK_BACKEND=database; see the
+README's production section for the whole table.
+"""
 
 import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -17,11 +22,17 @@ def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-# Local use gets a fixed development key; production must set SECRET_KEY.
+def envfloat(name: str, default: float) -> float:
+    return float(os.environ.get(name, default))
+
+
+# PLAYGROUND_ENV=production: a real SECRET_KEY, hashed static files from collectstatic,
+# secure cookies. `make run` turns DEBUG on; everything else leaves it off.
+PRODUCTION = os.environ.get("PLAYGROUND_ENV") == "production"
 DEBUG = envbool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    if not DEBUG and os.environ.get("PLAYGROUND_ENV") == "production":
+    if not DEBUG and PRODUCTION:
         raise RuntimeError("Set SECRET_KEY in the environment for production.")
     SECRET_KEY = "insecure-local-playground-key-change-me-for-production-use"
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
@@ -52,6 +63,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "playground.health.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "playground.urls"
@@ -78,6 +90,9 @@ DATABASES = {
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=0
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # An unreachable server fails the request (a 503 page) in seconds instead of hanging it.
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = 5
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL and a busy timeout let the server and the agent runs write without "database is locked".
     DATABASES["default"]["OPTIONS"] = {
@@ -85,32 +100,46 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "transaction_mode": "IMMEDIATE",
     }
+    # A file, not shared-cache memory: tests race real threads against one database.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # REDIS_URL selects the Redis channel layer, needed when several server processes run.
+# REDIS_PREFIX keeps several deployments (or test runs) on one Redis apart.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("REDIS_PREFIX", "asgi")},
         }
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# TASK_BACKEND=database runs agent turns in separate `manage.py db_worker` processes
-# (django-tasks-db); the default runs them inside the server process.
-TASK_BACKEND = os.environ.get("TASK_BACKEND", "inprocess")
-TASKS = {
-    "default": {
-        "BACKEND": {
-            "inprocess": "playground.inprocess_tasks.InProcessBackend",
-            "database": "django_tasks_db.DatabaseBackend",
-        }[TASK_BACKEND]
-    }
+# TASK_BACKEND=database queues agent turns in the database for `manage.py agent_worker`
+# processes (django-tasks-db); the default runs them inside the server process.
+TASK_BACKENDS = {
+    "inprocess": "playground.inprocess_tasks.InProcessBackend",
+    "database": "django_tasks_db.DatabaseBackend",
 }
+TASK_BACKEND = os.environ.get("TASK_BACKEND", "inprocess")
+if TASK_BACKEND not in TASK_BACKENDS:
+    raise ImproperlyConfigured(f"TASK_BACKEND must be one of {', '.join(TASK_BACKENDS)}.")
+if TASK_BACKEND == "database" and not REDIS_URL:
+    # Each process has its own in-memory layer: a worker's pushes would reach no browser.
+    raise ImproperlyConfigured("TASK_BACKEND=database needs REDIS_URL so workers can push.")
+TASKS = {"default": {"BACKEND": TASK_BACKENDS[TASK_BACKEND]}}
+
+# A running turn writes a heartbeat; one silent for RUN_STALE_AFTER_SECONDS lost its worker
+# and is picked up again by the next recovery sweep (every RECOVERY_SWEEP_SECONDS, run by
+# each `agent_worker`).
+RUN_HEARTBEAT_SECONDS = envfloat("RUN_HEARTBEAT_SECONDS", 5)
+RUN_STALE_AFTER_SECONDS = envfloat("RUN_STALE_AFTER_SECONDS", 30)
+RECOVERY_SWEEP_SECONDS = envfloat("RECOVERY_SWEEP_SECONDS", 10)
+if RUN_STALE_AFTER_SECONDS < 3 * RUN_HEARTBEAT_SECONDS:
+    raise ImproperlyConfigured("RUN_STALE_AFTER_SECONDS must be at least 3 heartbeats.")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -128,12 +157,22 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns about a missing one
-# Without collectstatic (local use and tests) WhiteNoise serves straight from the finders.
-WHITENOISE_USE_FINDERS = True
-WHITENOISE_AUTOREFRESH = DEBUG
+if PRODUCTION:
+    # `manage.py collectstatic` first: hashed names, compressed, cached for a year.
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+else:
+    # Without collectstatic (local use and tests) WhiteNoise serves straight from the finders.
+    WHITENOISE_USE_FINDERS = True
+    WHITENOISE_AUTOREFRESH = DEBUG
 
-SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", False)
+SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", PRODUCTION)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+if envbool("BEHIND_TLS_PROXY", False):
+    # nginx terminates TLS and says so; without this, CSRF's origin check fails on https.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 
 LOGGING = {

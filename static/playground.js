@@ -32,17 +32,42 @@ function updateTitle() {
 // Submit stays disabled while a required field is empty (the server checks again).
 function requiredFilled(form) {
   for (const input of form.querySelectorAll("input[required], textarea[required], select[required]")) {
-    if (input.type === "radio") {
-      if (!form.querySelector(`input[name="${CSS.escape(input.name)}"]:checked`)) return false;
-    } else if (!input.value.trim()) {
-      return false;
-    }
+    if (!input.value.trim()) return false;
+  }
+  for (const group of form.querySelectorAll("fieldset[data-required]")) {
+    if (!group.querySelector("input:checked")) return false;
   }
   return true;
 }
 
-function refreshForms(root) {
+// A multi-select with maxItems: once enough boxes are ticked, the others wait.
+function limitChoices(form) {
+  for (const group of form.querySelectorAll("fieldset[data-max-items]")) {
+    const boxes = [...group.querySelectorAll("input[type=checkbox]")];
+    const full = boxes.filter((box) => box.checked).length >= Number(group.dataset.maxItems);
+    for (const box of boxes) box.disabled = full && !box.checked;
+  }
+}
+
+function pad(n) {
+  return String(n).padStart(2, "0");
+}
+
+// A date-time default with an offset is shown in the person's local time.
+function localInstant(input) {
+  const when = new Date(input.dataset.instant);
+  input.removeAttribute("data-instant");
+  if (Number.isNaN(when.getTime())) return;
+  input.value = `${when.getFullYear()}-${pad(when.getMonth() + 1)}-${pad(when.getDate())}` +
+    `T${pad(when.getHours())}:${pad(when.getMinutes())}`;
+}
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+function enhance(root) {
   for (const form of root.querySelectorAll("form[data-part-form]")) {
+    for (const input of form.querySelectorAll("input[data-instant]")) localInstant(input);
+    limitChoices(form);
     const submit = form.querySelector("[data-submit]");
     if (submit) submit.disabled = !requiredFilled(form);
     // Minutes east of UTC, so a date-time picker's local value becomes RFC 3339.
@@ -50,11 +75,25 @@ function refreshForms(root) {
       offset.value = String(-new Date().getTimezoneOffset());
     }
   }
+  for (const time of root.querySelectorAll("time[datetime]:not([data-local])")) {
+    const when = new Date(time.getAttribute("datetime"));
+    if (Number.isNaN(when.getTime())) continue;
+    time.textContent = timeFormat.format(when);
+    time.dataset.local = "";
+  }
+  updateTitle();
 }
 
 document.addEventListener("input", (event) => {
   const form = event.target.closest("form[data-part-form]");
-  if (form) refreshForms(form.parentElement);
+  if (form) enhance(form.parentElement);
+});
+
+// An approval button says which scope it grants; the hidden field carries it.
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("[data-sets-scope]");
+  const scope = button && button.form.querySelector("[data-scope]");
+  if (scope) scope.value = button.dataset.setsScope;
 });
 
 // Enter sends the message; Shift+Enter starts a new line.
@@ -64,14 +103,40 @@ document.addEventListener("keydown", (event) => {
   event.target.form.requestSubmit();
 });
 
-document.addEventListener("htmx:load", (event) => {
-  refreshForms(document);
-  updateTitle();
-});
-document.addEventListener("htmx:oobAfterSwap", () => {
-  refreshForms(document);
-  updateTitle();
-});
+document.addEventListener("htmx:load", (event) => enhance(document));
+document.addEventListener("htmx:oobAfterSwap", () => enhance(document));
+
+// After an answer, focus follows it: to the first field to fix, or to the settled part.
 document.addEventListener("htmx:afterSwap", (event) => {
-  if (event.detail.target.id === "composer") document.getElementById("composer-text")?.focus();
+  const id = event.detail.target.id;
+  if (id === "composer") document.getElementById("composer-text")?.focus();
+  const part = id.startsWith("part-") && document.getElementById(id);
+  if (!part) return;
+  const invalid = part.querySelector("[aria-invalid=true]");
+  const first = invalid && (invalid.matches("fieldset") ? invalid.querySelector("input") : invalid);
+  (first || (part.dataset.state !== "pending" ? part : null))?.focus();
 });
+
+// Responses htmx does not swap (403, 404, 5xx) and lost connections still get a clear message.
+function problemText(status) {
+  if (status === 403) return "This page is out of date or you were logged out. Reload the page and try again; nothing was saved.";
+  if (status === 404) return "This conversation is not available to you any more. Nothing was saved.";
+  if (!status) return "Could not reach the server. Check your connection and try again; nothing was saved.";
+  return `The server could not handle that (error ${status}). Nothing was saved; try again.`;
+}
+
+function showProblem(event) {
+  const form = event.detail.elt.closest("form") || event.detail.elt;
+  let note = form.querySelector(":scope > [data-request-error]");
+  if (!note) {
+    note = document.createElement("p");
+    note.className = "error form-error";
+    note.setAttribute("role", "alert");
+    note.dataset.requestError = "";
+    form.prepend(note);
+  }
+  note.textContent = problemText(event.detail.xhr ? event.detail.xhr.status : 0);
+}
+
+document.addEventListener("htmx:responseError", showProblem);
+document.addEventListener("htmx:sendError", showProblem);

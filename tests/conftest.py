@@ -2,6 +2,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from playground.models import Agent, Conversation
+from tests import runtime_agents  # noqa: F401  (registers the test agents)
 
 
 @pytest.fixture

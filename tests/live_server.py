@@ -115,3 +115,38 @@ class LiveServer:
         """Read the server's database directly."""
         with sqlite3.connect(self.db_path, timeout=20) as connection:
             return connection.execute(sql, params).fetchall()
+
+
+class LiveClient:
+    """A logged-in HTTP client for a live server (cookies and CSRF handled like a browser)."""
+
+    def __init__(self, server: LiveServer, username: str, password: str):
+        import http.cookiejar
+
+        self.server = server
+        self.cookies = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
+        self.get("/accounts/login/")
+        self.post("/accounts/login/", {"username": username, "password": password})
+
+    def _csrf(self) -> str:
+        return next((c.value for c in self.cookies if c.name == "csrftoken"), "")
+
+    def get(self, path: str) -> tuple[int, str]:
+        return self._open(urllib.request.Request(self.server.url + path))
+
+    def post(self, path: str, data: dict) -> tuple[int, str]:
+        import urllib.parse
+
+        body = urllib.parse.urlencode({**data, "csrfmiddlewaretoken": self._csrf()}).encode()
+        request = urllib.request.Request(
+            self.server.url + path, data=body, headers={"Referer": self.server.url + "/"}
+        )
+        return self._open(request)
+
+    def _open(self, request) -> tuple[int, str]:
+        try:
+            with self.opener.open(request, timeout=30) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()

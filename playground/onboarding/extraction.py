@@ -503,10 +503,10 @@ _TO_END = re.compile(r"\b(?:to|in|into|on|at|via)\s+(?:(?:the|our|my|a|slack|cha
 _NEAR = 25
 
 
-Spans = list[tuple[int, int]]
+_Spans = list[tuple[int, int]]
 
 
-def _overlaps(span: tuple[int, int], spans: Spans) -> bool:
+def _overlaps(span: tuple[int, int], spans: _Spans) -> bool:
     return any(span[0] < end and start < span[1] for start, end in spans)
 
 
@@ -582,11 +582,11 @@ _PLATFORM_WORDS: list[tuple[str, bool, bool, re.Pattern[str]]] = [
 
 
 def _starts_sentence(text: str, start: int) -> bool:
-    before = text[:start].rstrip()
+    before = text[max(0, start - 20) : start].rstrip()
     return not before or before[-1] in ".!?:"
 
 
-def _find_platforms(text: str, masked: Spans, near: tuple[int, int, str] | None) -> list[str]:
+def _find_platforms(text: str, masked: _Spans, near: tuple[int, int, str] | None) -> list[str]:
     """Return the source platforms mentioned, in order of first mention."""
     hits = []
     for value, generic, proper, pattern in _PLATFORM_WORDS:
@@ -601,7 +601,7 @@ def _find_platforms(text: str, masked: Spans, near: tuple[int, int, str] | None)
             hits.append((start, -(end - start), end, value, generic))
     taken: list[tuple[int, int, str, bool]] = []
     for start, _, end, value, generic in sorted(hits):
-        if not any(start < other_end and other_start < end for other_start, other_end, *_ in taken):
+        if not taken or start >= taken[-1][1]:
             taken.append((start, end, value, generic))
     if any(not generic for *_, generic in taken):
         taken = [hit for hit in taken if not hit[3]]
@@ -615,7 +615,7 @@ _STRONG_ADJECTIVES = (
     "high priority|negative|failed|failing|vip|angry"
 )
 _OBJECT = re.compile(
-    rf"\b(?:(?:new|incoming|recent|open|{_STRONG_ADJECTIVES})\s+){{0,2}}"
+    rf"(?<![\w-])(?:(?:new|incoming|recent|open|{_STRONG_ADJECTIVES})\s+){{0,2}}(?:[\w-]+\s+)?"
     r"(tickets?|issues?|pull\s+requests?|prs?|conversations?|emails?|messages?|mentions?|"
     r"chats?|bugs?|incidents?|alerts?|invoices?|complaints?|refunds?)\b",
     re.I,
@@ -639,12 +639,12 @@ _ROLES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
-def _first_match(pattern: re.Pattern[str], text: str, masked: Spans) -> re.Match[str] | None:
+def _first_match(pattern: re.Pattern[str], text: str, masked: _Spans) -> re.Match[str] | None:
     """Return the first match that is not part of a destination phrase."""
     return next((m for m in pattern.finditer(text) if not _overlaps(m.span(), masked)), None)
 
 
-def _subject(text: str, masked: Spans) -> str | None:
+def _subject(text: str, masked: _Spans) -> str | None:
     """Return what the agent works on, e.g. "urgent-ticket" or "issue"."""
     match = _first_match(_OBJECT, text, masked)
     if match is None:
@@ -659,7 +659,7 @@ def _subject(text: str, masked: Spans) -> str | None:
     return f"{adjective_text}{joiner}{noun.replace(' ', '-')}"
 
 
-def _role(text: str, masked: Spans) -> str | None:
+def _role(text: str, masked: _Spans) -> str | None:
     found = [
         (m.start(), role) for pattern, role in _ROLES if (m := _first_match(pattern, text, masked))
     ]
@@ -672,6 +672,7 @@ def derive_name(platform: str | None, subject: str | None, role: str | None) -> 
         return None
     parts = []
     source = catalog.find(catalog.PLATFORMS, platform)
+    # "Urgent-email digest", not "Email urgent-email digest".
     if source is not None and not (subject and subject.endswith(source.value)):
         parts.append(source.title)
     if subject:

@@ -54,7 +54,11 @@ class ConfigFormError(ValueError):
 
 def _options(options: tuple[catalog.Option, ...]) -> list[dict[str, str]]:
     return [
-        {"const": o.value, "title": o.title, **({"description": o.description} if o.description else {})}
+        {
+            "const": o.value,
+            "title": o.title,
+            **({"description": o.description} if o.description else {}),
+        }
         for o in options
     ]
 
@@ -567,36 +571,48 @@ def config_to_form_values(config: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in values.items() if value not in (None, "")}
 
 
+def _trigger_field(parts: dict[str, Any]) -> str:
+    """Return the form field a schedule problem belongs to."""
+    if not parts:
+        return "trigger_kind"
+    if parts["kind"] == "every_n_minutes":
+        return "trigger_minutes"
+    return "trigger_time" if "time" not in parts else "trigger_day"
+
+
 def form_values_to_config(content: dict[str, Any]) -> dict[str, Any]:
     """Return the configuration for submitted form content; raise ConfigFormError if incomplete."""
     errors: dict[str, str] = {}
     name = _clean_name(content.get("name"))
     if name is None:
         errors["name"] = f"Give the agent a name of up to {MAX_NAME_CHARS} characters."
-    purpose = _as_text(content.get("purpose")) or None
+    purpose = redact_secrets(_as_text(content.get("purpose")))[0] or None
     if purpose and len(purpose) > MAX_PURPOSE_CHARS:
         errors["purpose"] = f"Keep the purpose under {MAX_PURPOSE_CHARS} characters."
     instructions = content.get("instructions")
-    instructions = instructions.strip() or None if isinstance(instructions, str) else None
+    if isinstance(instructions, str):
+        instructions = redact_secrets(instructions.strip())[0] or None
+    else:
+        instructions = None
     platform = content.get("platform")
     if catalog.find(catalog.PLATFORMS, platform) is None:
         errors["platform"] = "Choose one of the listed platforms."
-    trigger, _, problem = parse_trigger(
+    trigger, parts, problem = parse_trigger(
         content.get("trigger_kind"),
         content.get("trigger_time"),
         content.get("trigger_minutes"),
         content.get("trigger_day"),
     )
     if problem:
-        errors["trigger_kind"] = problem
+        errors[_trigger_field(parts)] = problem
     timezone = content.get("timezone")
     if not catalog.is_timezone(timezone):
         errors["timezone"] = "Choose one of the listed time zones."
-    destination, _, problem = parse_destination(
+    destination, parts, problem = parse_destination(
         content.get("destination_kind"), content.get("destination_target")
     )
     if problem:
-        errors["destination_target" if destination is None and _ else "destination_kind"] = problem
+        errors["destination_target" if parts else "destination_kind"] = problem
     if errors:
         raise ConfigFormError(errors)
     return {

@@ -51,3 +51,9 @@ def page(browser, live_server):
     log_in(page, live_server)
     yield page
     context.close()
+
+
+@pytest.fixture(autouse=True)
+def _live_server_helper():
+    """Replace pytest-django's hook for its own `live_server`: ours is a daphne subprocess."""
+    yield

@@ -1,0 +1,340 @@
+"""The admin review of parts: what agents asked, who answered what and when, what degraded.
+
+Parts are a record: nobody adds, edits or deletes one here. The only change is the cancel
+action, which settles pending parts the way the person's Cancel button would.
+"""
+
+import json
+
+from django.contrib import admin, messages
+from django.contrib.admin import ActionLocation
+from django.core.exceptions import PermissionDenied
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.text import Truncator
+
+from elicitation import contract
+from elicitation.admin_frame import chat_frame
+from elicitation.admin_overview import overview, range_form
+from elicitation.exports import export_csv, export_jsonl
+from elicitation.kinds import KINDS
+from elicitation.models import Part
+from elicitation.rendering import render_part
+from elicitation.review import describe_duration, search, with_answer_time
+from elicitation.settle import settle_part
+
+BOTH_PAGES = [ActionLocation.CHANGE_LIST, ActionLocation.CHANGE_FORM]
+SETTLED_LABELS = {
+    Part.State.SUBMITTED: "Answered",
+    Part.State.DECLINED: "Declined",
+    Part.State.CANCELLED: "Cancelled",
+    Part.State.DEGRADED: "Refused as unsupported",
+}
+
+
+class KindFilter(admin.SimpleListFilter):
+    title = "kind"
+    parameter_name = "kind"
+
+    def lookups(self, request, model_admin):
+        # From the registry, not a DISTINCT over every part.
+        return [(name, name) for name in KINDS] + [("other", "not handled by this client")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "other":
+            return queryset.exclude(render_kind__in=list(KINDS))
+        if self.value():
+            return queryset.filter(render_kind=self.value())
+        return queryset
+
+
+class IntentFilter(admin.SimpleListFilter):
+    title = "intent"
+    parameter_name = "intent"
+    NONE = "none"
+
+    def lookups(self, request, model_admin):
+        intents = Part.objects.order_by("intent").values_list("intent", flat=True).distinct()
+        return [(intent or self.NONE, intent or "none (a plain question)") for intent in intents]
+
+    def queryset(self, request, queryset):
+        if self.value():
+            return queryset.filter(intent="" if self.value() == self.NONE else self.value())
+        return queryset
+
+
+def state_badge(state: str, label: str):
+    return format_html('<span class="state-badge state-badge--{}">{}</span>', state, label)
+
+
+def pretty_json(value) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+@admin.register(Part)
+class PartAdmin(admin.ModelAdmin):
+    list_display = [
+        "asked",
+        "agent",
+        "conversation_link",
+        "excerpt",
+        "kind",
+        "intent_shown",
+        "state_shown",
+        "time_to_answer",
+        "answered_by",
+    ]
+    list_display_links = ["asked", "excerpt"]
+    list_filter = [
+        "state",
+        KindFilter,
+        IntentFilter,
+        "conversation__agent",
+        ("settled_by", admin.RelatedOnlyFieldListFilter),
+    ]
+    date_hierarchy = "created_at"
+    # Switches the search box on; get_search_results() searches the JSON columns too.
+    search_fields = ["conversation__title"]
+    search_help_text = (
+        "Searches the question, field titles and options, the answers, degraded reasons "
+        'and conversation titles. Every word must match; quote a phrase: "staging server".'
+    )
+    list_select_related = ["conversation__agent", "settled_by"]
+    ordering = ["-created_at", "-pk"]
+    list_per_page = 50
+    # One COUNT per page is enough; the unfiltered total is not worth a second one.
+    show_full_result_count = False
+    actions = ["cancel_pending", "export_csv", "export_jsonl"]
+    fieldsets = [
+        ("As the person saw it", {"fields": ["question"]}),
+        (
+            "Where and who",
+            {
+                "fields": [
+                    "conversation_link",
+                    "agent",
+                    "turn_link",
+                    "state_shown",
+                    "answered_by",
+                    "degraded_reason",
+                    ("kind", "intent_shown", "tool_name"),
+                    ("tool_call_id", "call_index", "allowed_actions"),
+                ]
+            },
+        ),
+        ("Timeline", {"fields": ["timeline"]}),
+        ("Request", {"fields": ["request_pair"]}),
+        ("Response", {"fields": ["response_json", "value_json"]}),
+    ]
+    readonly_fields = [
+        "question",
+        "conversation_link",
+        "agent",
+        "turn_link",
+        "state_shown",
+        "answered_by",
+        "degraded_reason",
+        "kind",
+        "intent_shown",
+        "tool_name",
+        "tool_call_id",
+        "call_index",
+        "allowed_actions",
+        "timeline",
+        "request_pair",
+        "response_json",
+        "value_json",
+    ]
+
+    class Media:
+        css = {"all": ["elicitation/admin.css"]}
+        js = ["elicitation/admin.js"]
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        queryset = queryset.select_related("conversation__agent", "conversation__owner", "settled_by")
+        return with_answer_time(queryset)
+
+    def get_search_results(self, request, queryset, search_term):
+        if not search_term.strip():
+            return queryset, False
+        return search(queryset, search_term), False
+
+    # --- permissions: a record, read-only for everyone ----------------------------------
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        # Deleting a part would make its run ask the question again on the next replay.
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        # Model-level change permission allows the cancel action; no part is ever edited.
+        if obj is not None:
+            return False
+        return super().has_change_permission(request)
+
+    # --- columns ------------------------------------------------------------------------
+
+    @admin.display(description="Asked", ordering="created_at")
+    def asked(self, part):
+        return timezone.localtime(part.created_at).strftime("%Y-%m-%d %H:%M")
+
+    @admin.display(description="Agent", ordering="conversation__agent__name")
+    def agent(self, part):
+        return part.conversation.agent.name
+
+    @admin.display(description="Conversation")
+    def conversation_link(self, part):
+        url = reverse("admin:playground_conversation_change", args=[part.conversation_id])
+        return format_html('<a href="{}">{}</a>', url, Truncator(str(part.conversation)).chars(40))
+
+    @admin.display(description="Question")
+    def excerpt(self, part):
+        return Truncator(part.message or part.degraded_reason).chars(90) or "(no message)"
+
+    @admin.display(description="Kind", ordering="render_kind")
+    def kind(self, part):
+        return part.render_kind or part.tool_name
+
+    @admin.display(description="Intent", ordering="intent")
+    def intent_shown(self, part):
+        return part.intent or "—"
+
+    @admin.display(description="State", ordering="state")
+    def state_shown(self, part):
+        return state_badge(part.state, part.get_state_display())
+
+    @admin.display(description="Time to answer", ordering="answer_time")
+    def time_to_answer(self, part):
+        if part.is_pending:
+            waited = describe_duration(timezone.now() - part.created_at)
+            return format_html('<span class="muted-note">waiting {}</span>', waited)
+        return describe_duration(part.answer_time)
+
+    @admin.display(description="Answered by", ordering="settled_by__username")
+    def answered_by(self, part):
+        return part.settled_by.get_username() if part.settled_by else "—"
+
+    # --- the detail page ------------------------------------------------------------------
+
+    @admin.display(description="Question")
+    def question(self, part):
+        owner = part.conversation.owner.get_username()
+        return chat_frame(render_part(part, disabled=True), title=f"The question as {owner} saw it")
+
+    @admin.display(description="Turn")
+    def turn_link(self, part):
+        url = reverse("admin:playground_turn_change", args=[part.turn_id])
+        return format_html('<a href="{}">{}</a>', url, part.turn)
+
+    @admin.display(description="Timeline")
+    def timeline(self, part):
+        steps = [
+            ("Asked", part.created_at),
+            ("Shown in the chat", part.pushed_at),
+            (SETTLED_LABELS.get(part.state, "Answered"), part.settled_at),
+            ("Agent resumed", part.resumed_at),
+        ]
+        rows = []
+        for label, moment in steps:
+            if moment is None:
+                rows.append((label, "not yet", ""))
+                continue
+            when = timezone.localtime(moment).strftime("%Y-%m-%d %H:%M:%S %Z")
+            after = "" if moment == part.created_at else f"+{describe_duration(moment - part.created_at)}"
+            rows.append((label, when, after))
+        items = format_html_join(
+            "", "<li><strong>{}</strong><span>{}</span><span class='muted-note'>{}</span></li>", rows
+        )
+        return format_html('<ol class="timeline">{}</ol>', items)
+
+    @admin.display(description="Payload and normalized request")
+    def request_pair(self, part):
+        return format_html(
+            '<div class="json-pair"><div><h4>Original payload (as the agent sent it)</h4>'
+            '<pre class="json-block">{}</pre></div><div><h4>Normalized request</h4>'
+            '<pre class="json-block">{}</pre></div></div>',
+            pretty_json(part.payload),
+            pretty_json(part.normalized) if part.normalized else "(none: the payload was refused)",
+        )
+
+    @admin.display(description="Response envelope")
+    def response_json(self, part):
+        if part.response is None:
+            return "(none yet)"
+        return format_html('<pre class="json-block">{}</pre>', pretty_json(part.response))
+
+    @admin.display(description="Starting values")
+    def value_json(self, part):
+        if part.value is None:
+            return "(none)"
+        return format_html('<pre class="json-block">{}</pre>', pretty_json(part.value))
+
+    # --- actions --------------------------------------------------------------------------
+
+    @admin.action(
+        description="Cancel the selected pending questions (the agent carries on)",
+        permissions=["change"],
+        location=BOTH_PAGES,
+    )
+    def cancel_pending(self, request, queryset):
+        cancelled = skipped = 0
+        for part in queryset:
+            if part.is_pending and settle_part(part.pk, contract.cancel(), user=request.user):
+                cancelled += 1
+                self.log_change(request, part, "Cancelled the pending question.")
+            else:
+                skipped += 1
+        if cancelled:
+            self.message_user(
+                request,
+                f"Cancelled {cancelled} pending question{'s' * (cancelled != 1)}; "
+                "their agents were told and carry on.",
+                messages.SUCCESS,
+            )
+        if skipped:
+            self.message_user(
+                request,
+                f"Skipped {skipped} question{'s' * (skipped != 1)} already settled: "
+                "a settled part never changes.",
+                messages.WARNING,
+            )
+
+    @admin.action(description="Export the selected parts as CSV", location=BOTH_PAGES)
+    def export_csv(self, request, queryset):
+        return export_csv(queryset)
+
+    @admin.action(description="Export the selected parts as JSON Lines", location=BOTH_PAGES)
+    def export_jsonl(self, request, queryset):
+        return export_jsonl(queryset)
+
+    # --- the overview page ----------------------------------------------------------------
+
+    def get_urls(self):
+        overview_url = path(
+            "overview/",
+            self.admin_site.admin_view(self.overview_view),
+            name="elicitation_part_overview",
+        )
+        return [overview_url, *super().get_urls()]
+
+    def overview_view(self, request):
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        form = range_form(request.GET)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": "Elicitation overview",
+            "form": form,
+            "media": self.media,
+        }
+        if not form.is_valid():
+            return TemplateResponse(request, "admin/elicitation/overview.html", context, status=400)
+        start, end = form.cleaned_data["start"], form.cleaned_data["end"]
+        context.update(overview(start, end), start=start, end=end)
+        return TemplateResponse(request, "admin/elicitation/overview.html", context)

@@ -1,0 +1,92 @@
+"""Agents that exercise the runtime in tests. Live servers import them via AGENT_MODULES."""
+
+import os
+from pathlib import Path
+
+from playground.agents import agent
+from tests.live_server import wait_for
+
+NAME = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+SIDE_EFFECTS: list[str] = []  # what steps did, in this process
+
+
+def _record(what: str) -> str:
+    SIDE_EFFECTS.append(what)
+    return what
+
+
+@agent("test-greeter", name="Test greeter", listed=False)
+async def greeter(ctx, message: str) -> None:
+    await ctx.say("Hello! One question first.")
+    side = await ctx.step("lookup", _record, f"lookup for {message}")
+    answer = await ctx.elicit("What should I call you?", NAME)
+    if answer.accepted:
+        await ctx.say(f"Nice to meet you, {answer.content['name']} ({side}).")
+    else:
+        await ctx.say(f"No name then ({answer.action}).")
+
+
+@agent("test-degraded", name="Test degraded", listed=False)
+async def degraded(ctx, message: str) -> None:
+    nested = {"type": "object", "properties": {"config": {"type": "object"}}}
+    answer = await ctx.elicit("Configure it", nested)
+    await ctx.say(f"Tool result: {answer.text}")
+
+
+@agent("test-failing", name="Test failing", listed=False)
+async def failing(ctx, message: str) -> None:
+    await ctx.say("Starting.")
+    raise ValueError("the upstream service said no")
+
+
+@agent("test-kinds", name="Test kinds", listed=False)
+async def kinds(ctx, message: str) -> None:
+    shown = await ctx.render(kind="display", message="Summary", value={"title": "Plan"})
+    chart = await ctx.render(kind="chart", message="A chart", data_schema={})
+    await ctx.say(f"display: {shown.action}; chart: {chart.action} ({chart.text})")
+
+
+@agent("test-text-only", name="Test text only", listed=False)
+async def text_only(ctx, message: str) -> None:
+    if message == "prose":
+        answer = await ctx.elicit("Name?", NAME, allowed_actions=["accept", "respond"])
+        await ctx.say(f"Got {answer.action}: {answer.text}")
+    else:
+        await ctx.elicit("Name?", NAME)
+
+
+@agent("test-approval", name="Test approval", listed=False)
+async def approval(ctx, message: str) -> None:
+    approved = await ctx.confirm("Delete the file?", details={"path": message}, action="delete")
+    await ctx.say("Deleted." if approved else "Kept.")
+
+
+@agent("test-class", name="Test class", listed=False)
+class ClassAgent:
+    async def run(self, ctx, message: str) -> None:
+        await ctx.say(f"class agent heard: {message}")
+
+
+def _blocking_step(marker_dir: str) -> str:
+    """Note that the step started, then wait until the test releases it."""
+    folder = Path(marker_dir)
+    with open(folder / "started", "a") as started:
+        started.write("x")
+    wait_for(lambda: (folder / "release").exists(), timeout=60, interval=0.02)
+    return "slow result"
+
+
+def _counted_step(marker_dir: str) -> str:
+    with open(Path(marker_dir) / "fast", "a") as ran:
+        ran.write("x")
+    return "fast result"
+
+
+@agent("test-slow", name="Test slow", listed=True)
+async def slow(ctx, message: str) -> None:
+    """Used by the restart test: a recorded step, then a step that blocks until released."""
+    marker_dir = os.environ["TEST_MARKER_DIR"]
+    first = await ctx.step("fast", _counted_step, marker_dir)
+    await ctx.say(f"First step: {first}.")
+    second = await ctx.step("slow", _blocking_step, marker_dir)
+    await ctx.say(f"Second step: {second}.")

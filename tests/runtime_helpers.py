@@ -1,0 +1,39 @@
+"""Drive conversations through the real views, as a browser would (agent runs happen inline)."""
+
+from django.test import Client
+
+from elicitation.models import Part
+from playground.models import Agent, Conversation, Message
+
+
+def agent_row(slug: str) -> Agent:
+    """Return the row for a registered agent implementation, creating it if needed."""
+    agent, _ = Agent.objects.get_or_create(slug=slug, defaults={"name": slug, "kind": slug})
+    return agent
+
+
+def start(owner, slug: str) -> Conversation:
+    return Conversation.objects.create(owner=owner, agent=agent_row(slug))
+
+
+def send(client: Client, conversation: Conversation, text: str, **extra) -> None:
+    response = client.post(f"/c/{conversation.pk}/send", {"text": text, **extra})
+    assert response.status_code in (200, 302), response.content
+
+
+def answer(client: Client, part: Part, action: str = "accept", **fields) -> int:
+    data = {"action": action, **{f"answer.{name}": value for name, value in fields.items()}}
+    return client.post(f"/parts/{part.pk}/settle", data).status_code
+
+
+def said(conversation: Conversation) -> list[str]:
+    """Return what the agent said in the conversation, in order."""
+    return list(
+        Message.objects.filter(turn__conversation=conversation)
+        .order_by("turn__index", "call_index")
+        .values_list("text", flat=True)
+    )
+
+
+def pending(conversation: Conversation) -> Part:
+    return Part.objects.get(conversation=conversation, state=Part.State.PENDING)

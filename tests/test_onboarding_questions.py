@@ -1,0 +1,348 @@
+"""The onboarding wizard's questions, answers and final configuration form."""
+
+import re
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from playground.onboarding import catalog
+from playground.onboarding.extraction import SLOT_ORDER, AgentDraft, extract
+from playground.onboarding.questions import (
+    ConfigFormError,
+    apply_answer,
+    config_schema,
+    config_to_form_values,
+    draft_to_config,
+    form_values_to_config,
+    next_question,
+)
+
+SECRET_LOOKING = re.compile(
+    r"pass(word|phrase)?|token|api.?key|secret|credential|private.?key|access.?key|\bkey\b", re.I
+)
+PROPERTY_KEYS = {
+    "type", "title", "description", "default", "oneOf", "enum", "items", "minItems", "maxItems",
+    "minimum", "maximum", "minLength", "maxLength", "pattern", "format", "x-ui",
+}  # fmt: skip
+FORMATS = {"date", "date-time", "email", "uri", "multiline"}
+
+
+def assert_flat(schema: dict[str, Any]) -> None:
+    """Fail unless the schema is in the playground's flat request_input dialect."""
+    assert schema["type"] == "object"
+    assert set(schema) <= {"type", "properties", "required", "title", "description"}
+    properties = schema["properties"]
+    assert set(schema.get("required", [])) <= set(properties)
+    for name, field in properties.items():
+        assert not SECRET_LOOKING.search(name), name
+        assert not SECRET_LOOKING.search(field.get("title", "")), name
+        assert set(field) <= PROPERTY_KEYS, name
+        assert field.get("format", "multiline") in FORMATS
+        assert set(field.get("x-ui", {})) <= {"widget", "placeholder"}
+        for option in field.get("oneOf", []):
+            assert {"const", "title"} <= set(option) <= {"const", "title", "description"}
+        if field["type"] == "array":
+            assert set(field["items"]) == {"anyOf"}
+            for option in field["items"]["anyOf"]:
+                assert set(option) == {"const", "title"} and isinstance(option["const"], str)
+        else:
+            assert field["type"] in {"string", "number", "integer", "boolean"}
+    defaults = {name: field["default"] for name, field in properties.items() if "default" in field}
+    assert_valid(schema, defaults, required=False)
+
+
+def assert_valid(schema: dict[str, Any], content: dict[str, Any], required: bool = True) -> None:
+    """Fail unless the content is a valid answer to the schema, as the server would check it."""
+    if not required:
+        schema = {key: value for key, value in schema.items() if key != "required"}
+    validator = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    assert not list(validator.iter_errors(content))
+
+
+def question_for(draft: AgentDraft, slot: str) -> dict[str, Any]:
+    question = next_question(AgentDraft.from_dict({**draft.to_dict(), "missing": [slot]}))
+    assert question is not None and question["slot"] == slot
+    return question["payload"]
+
+
+def answer(draft: AgentDraft, slot: str, content: dict[str, Any]) -> AgentDraft:
+    """Apply an answer after checking it is one the question's form would accept."""
+    assert_valid(question_for(draft, slot)["requestedSchema"], content)
+    return apply_answer(draft, slot, content)
+
+
+@pytest.mark.parametrize("slot", SLOT_ORDER)
+@pytest.mark.parametrize("description", ["", "Each morning summarise Zendesk or Intercom tickets"])
+def test_every_question_is_in_the_flat_dialect(description: str, slot: str) -> None:
+    payload = question_for(extract(description), slot)
+    assert "?" in payload["message"]
+    assert "input required" not in payload["message"].lower()
+    assert_flat(payload["requestedSchema"])
+
+
+def test_it_asks_nothing_when_the_draft_is_complete() -> None:
+    draft = extract("Watch Zendesk for urgent tickets every 15 minutes and post to #support")
+    assert next_question(draft) is None
+
+
+def test_it_asks_about_the_first_missing_slot() -> None:
+    question = next_question(extract("help"))
+    assert question is not None
+    assert question["slot"] == "purpose"
+    assert question["payload"]["message"].startswith("What should the new agent do?")
+
+
+def test_ambiguous_platforms_come_first_with_the_first_as_default() -> None:
+    draft = extract("Check Zendesk or Intercom every hour and email ops@example.com")
+    question = next_question(draft)
+    assert question is not None and question["slot"] == "platform"
+    field = question["payload"]["requestedSchema"]["properties"]["platform"]
+    assert question["payload"]["message"] == (
+        "You mentioned Zendesk and Intercom. Which one should the agent watch?"
+    )
+    assert [option["const"] for option in field["oneOf"][:2]] == ["zendesk", "intercom"]
+    assert field["default"] == "zendesk"
+    assert all(option["description"] for option in field["oneOf"])
+
+
+def test_the_schedule_question_offers_kind_time_minutes_and_day() -> None:
+    payload = question_for(extract("Every morning check Zendesk"), "trigger")
+    fields = payload["requestedSchema"]["properties"]
+    assert fields["kind"]["default"] == "daily"
+    assert fields["time"]["default"] == "09:00"
+    assert fields["time"]["x-ui"] == {"placeholder": "09:00"}
+    assert re.fullmatch(fields["time"]["pattern"], "17:30")
+    assert not re.fullmatch(fields["time"]["pattern"], "24:00")
+    assert (fields["minutes"]["minimum"], fields["minutes"]["maximum"]) == (5, 1440)
+    assert [option["const"] for option in fields["day"]["oneOf"]] == catalog.values(catalog.DAYS)
+    assert payload["requestedSchema"]["required"] == ["kind"]
+    assert "every day at 09:00" in payload["message"]
+
+
+def test_the_time_zone_question_defaults_to_utc_and_names_the_schedule() -> None:
+    payload = question_for(extract("Every weekday at 9am check GitHub"), "timezone")
+    field = payload["requestedSchema"]["properties"]["timezone"]
+    assert field["default"] == "UTC"
+    assert len(field["oneOf"]) == len(catalog.TIMEZONES)
+    assert "every weekday at 09:00" in payload["message"]
+
+
+def test_the_time_zone_question_prefers_a_proposed_zone() -> None:
+    draft = AgentDraft(proposed={"timezone": "Asia/Tokyo"})
+    field = question_for(draft, "timezone")["requestedSchema"]["properties"]["timezone"]
+    assert field["default"] == "Asia/Tokyo"
+
+
+def test_the_destination_question_asks_for_the_missing_detail() -> None:
+    payload = question_for(extract("Every hour summarise Zendesk and email me"), "destination")
+    fields = payload["requestedSchema"]["properties"]
+    assert payload["message"] == "Which email address should the agent send its results to?"
+    assert fields["kind"]["default"] == "email"
+    assert fields["address"]["format"] == "email"
+    assert fields["channel"]["x-ui"] == {"placeholder": "#support"}
+
+
+def test_name_and_purpose_questions_default_to_proposals() -> None:
+    draft = extract("Remind me every 2 hours")
+    assert question_for(draft, "name")["requestedSchema"]["properties"]["name"]["default"] == (
+        "Reminder"
+    )
+    draft = extract("Keep our customers happy")
+    field = question_for(draft, "purpose")["requestedSchema"]["properties"]["purpose"]
+    assert field["default"] == "Keep our customers happy."
+
+
+VALID_ANSWERS = [
+    ("purpose", {"purpose": "Watch Freshdesk for urgent tickets"}, {"purpose": "Watch Freshdesk "
+     "for urgent tickets.", "platform": "freshdesk"}),
+    ("platform", {"platform": "intercom"}, {"platform": "intercom", "platform_candidates": []}),
+    ("trigger", {"kind": "every_n_minutes", "minutes": 20},
+     {"trigger": {"kind": "every_n_minutes", "minutes": 20}}),
+    ("trigger", {"kind": "daily", "time": "7:05"}, {"trigger": {"kind": "daily", "time": "07:05"}}),
+    ("trigger", {"kind": "weekly", "time": "08:30", "day": "friday"},
+     {"trigger": {"kind": "weekly", "day": "friday", "time": "08:30"}}),
+    ("trigger", {"kind": "hourly", "time": "08:30"}, {"trigger": {"kind": "hourly"}}),
+    ("trigger", {"kind": "on_demand"}, {"trigger": {"kind": "on_demand"}}),
+    ("timezone", {"timezone": "Europe/Berlin"}, {"timezone": "Europe/Berlin"}),
+    ("destination", {"kind": "slack", "channel": "Support-EU"},
+     {"destination": {"kind": "slack", "channel": "#support-eu"}}),
+    ("destination", {"kind": "email", "address": "ops@example.com"},
+     {"destination": {"kind": "email", "address": "ops@example.com"}}),
+    ("destination", {"kind": "chat"}, {"destination": {"kind": "chat"}}),
+    ("name", {"name": "  Triage   helper "}, {"name": "Triage helper"}),
+    ("instructions", {"instructions": "Be brief.\nNever close tickets."},
+     {"instructions": "Be brief.\nNever close tickets."}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("slot", "content", "expected"), VALID_ANSWERS)
+def test_a_valid_answer_fills_the_slot(slot: str, content: dict, expected: dict) -> None:
+    draft = extract("help")
+    if slot == "platform":
+        draft.platform_candidates = ["zendesk", "intercom"]
+    updated = answer(draft, slot, content)
+    assert {key: getattr(updated, key) for key in expected} == expected
+    assert slot not in updated.missing
+    assert slot not in updated.errors
+
+
+INVALID_ANSWERS = [
+    ("purpose", {"purpose": "   "}),
+    ("purpose", {"purpose": "12345"}),
+    ("platform", {"platform": "jira"}),
+    ("platform", {}),
+    ("trigger", {"kind": "daily"}),
+    ("trigger", {"kind": "weekly", "time": "08:30"}),
+    ("trigger", {"kind": "every_n_minutes", "minutes": 2}),
+    ("trigger", {"kind": "every_n_minutes", "minutes": True}),
+    ("trigger", {"kind": "fortnightly"}),
+    ("timezone", {"timezone": "Mars/Olympus_Mons"}),
+    ("destination", {"kind": "slack"}),
+    ("destination", {"kind": "email", "address": "not an address"}),
+    ("destination", {"kind": "carrier-pigeon"}),
+    ("name", {"name": ""}),
+    ("name", {"name": "x" * 81}),
+    ("name", {"name": 42}),
+    ("instructions", {"instructions": ""}),
+]
+
+
+@pytest.mark.parametrize(("slot", "content"), INVALID_ANSWERS)
+def test_an_invalid_answer_leaves_the_slot_missing(slot: str, content: dict) -> None:
+    draft = extract("help")
+    updated = apply_answer(draft, slot, content)
+    assert getattr(updated, slot) is None
+    assert slot in updated.missing
+    assert updated.errors[slot].endswith(".")
+    question = next_question(AgentDraft.from_dict({**updated.to_dict(), "missing": [slot]}))
+    assert question is not None and question["payload"]["message"].startswith(updated.errors[slot])
+
+
+def test_a_partial_schedule_keeps_what_was_given_for_the_next_question() -> None:
+    updated = apply_answer(extract("help"), "trigger", {"kind": "weekly", "time": "08:30"})
+    assert updated.proposed["trigger"] == {"kind": "weekly", "time": "08:30"}
+    fields = question_for(updated, "trigger")["requestedSchema"]["properties"]
+    assert (fields["kind"]["default"], fields["time"]["default"]) == ("weekly", "08:30")
+
+
+def test_apply_answer_does_not_change_the_draft_it_was_given() -> None:
+    draft = extract("help")
+    before = draft.to_dict()
+    apply_answer(draft, "platform", {"platform": "github"})
+    apply_answer(draft, "trigger", {"kind": "daily"})
+    apply_answer(draft, "nonsense", {"x": 1})
+    apply_answer(draft, "platform", None)  # type: ignore[arg-type]
+    assert draft.to_dict() == before
+
+
+def test_an_interval_schedule_stops_the_time_zone_question() -> None:
+    draft = extract("help")
+    assert "timezone" in draft.missing
+    draft = apply_answer(draft, "trigger", {"kind": "every_n_minutes", "minutes": 15})
+    assert "timezone" not in draft.missing
+
+
+def test_a_described_purpose_fills_the_other_empty_slots() -> None:
+    draft = apply_answer(
+        extract("help"),
+        "purpose",
+        {"purpose": "Watch Zendesk for urgent tickets every 15 minutes and post to #support"},
+    )
+    assert draft.platform == "zendesk"
+    assert draft.trigger == {"kind": "every_n_minutes", "minutes": 15}
+    assert draft.destination == {"kind": "slack", "channel": "#support"}
+    assert draft.name == "Zendesk urgent-ticket watcher"
+    assert draft.missing == []
+    assert draft.tools == ["request_input", "read_tickets", "post_message"]
+
+
+def test_answers_are_redacted() -> None:
+    draft = apply_answer(extract("help"), "instructions", {"instructions": "password: hunter2"})
+    assert draft.instructions == "password: [redacted]"
+
+
+def test_the_wizard_finishes_from_nothing() -> None:
+    draft = extract("help")
+    answers = {
+        "purpose": {"purpose": "Summarise Intercom conversations"},
+        "trigger": {"kind": "weekdays", "time": "17:00"},
+        "timezone": {"timezone": "Europe/London"},
+        "destination": {"kind": "slack", "channel": "#cs"},
+    }
+    asked = []
+    while (question := next_question(draft)) is not None:
+        assert len(asked) < 10
+        asked.append(question["slot"])
+        draft = answer(draft, question["slot"], answers[question["slot"]])
+    assert asked == ["purpose", "trigger", "timezone", "destination"]
+    assert draft_to_config(draft) == {
+        "name": "Intercom conversation digest",
+        "purpose": "Summarise Intercom conversations.",
+        "instructions": "Summarise Intercom conversations\n\nWhen something is unclear, ask the "
+        "person with request_input instead of guessing.",
+        "platform": "intercom",
+        "trigger": {"kind": "weekdays", "time": "17:00"},
+        "timezone": "Europe/London",
+        "destination": {"kind": "slack", "channel": "#cs"},
+        "tools": ["request_input", "read_conversations", "post_message"],
+    }
+
+
+def test_an_interval_agent_gets_utc() -> None:
+    config = draft_to_config(extract("Watch GitHub every 2 hours and comment on the issue"))
+    assert config["timezone"] == "UTC"
+    assert config["trigger"] == {"kind": "every_n_minutes", "minutes": 120}
+    assert config["destination"] == {"kind": "github_comment"}
+
+
+def test_the_config_form_is_in_the_flat_dialect() -> None:
+    schema = config_schema()
+    assert_flat(schema)
+    assert list(schema["properties"]) == [
+        "name", "purpose", "instructions", "platform", "trigger_kind", "trigger_time",
+        "trigger_minutes", "trigger_day", "timezone", "destination_kind", "destination_target",
+        "tools",
+    ]  # fmt: skip
+    assert schema["properties"]["name"]["maxLength"] == 80
+    assert schema["properties"]["instructions"]["format"] == "multiline"
+    assert "name" in schema["required"]
+
+
+CONFIG_DESCRIPTIONS = [
+    "watch our Zendesk for urgent tickets every 15 minutes and post a summary to #support",
+    "Every weekday at 9am summarise new GitHub issues in #eng-triage (Berlin time)",
+    "every Monday at 8:30 post a report of stale pull requests to #eng, London time",
+    "Every evening at 7 email a recap of the Gmail inbox to boss@corp.io, Tokyo time",
+    "When I ask, draft replies to unassigned Freshdesk tickets and tell me here",
+]
+
+
+@pytest.mark.parametrize("description", CONFIG_DESCRIPTIONS)
+def test_the_config_form_round_trips(description: str) -> None:
+    config = draft_to_config(extract(description))
+    values = config_to_form_values(config)
+    schema = config_schema(config)
+    assert_flat(schema)
+    assert_valid(schema, values)
+    defaults = {
+        key: field["default"] for key, field in schema["properties"].items() if "default" in field
+    }
+    assert defaults == values
+    assert form_values_to_config(values) == config
+
+
+def test_the_config_form_always_keeps_request_input() -> None:
+    values = config_to_form_values(draft_to_config(extract(CONFIG_DESCRIPTIONS[0])))
+    values["tools"] = ["read_tickets", "made_up"]
+    assert form_values_to_config(values)["tools"] == ["request_input", "read_tickets"]
+
+
+def test_the_config_form_explains_what_is_wrong() -> None:
+    values = config_to_form_values(draft_to_config(extract(CONFIG_DESCRIPTIONS[0])))
+    values.update(name="", trigger_kind="weekly", trigger_time="08:00", destination_target="")
+    values.pop("trigger_minutes")
+    with pytest.raises(ConfigFormError) as raised:
+        form_values_to_config(values)
+    assert set(raised.value.errors) == {"name", "trigger_day", "destination_target"}
+    assert raised.value.errors["trigger_day"] == "A weekly schedule needs a day of the week."
