@@ -7,8 +7,8 @@ pushes and in-process agent runs are scheduled onto this loop instead.
 
 import asyncio
 import contextvars
-import sys
 import logging
+import sys
 from collections.abc import Coroutine
 
 logger = logging.getLogger(__name__)

@@ -79,12 +79,23 @@ class LiveServer:
         self.manage("shell", "-c", script)
 
     def start(self) -> None:
-        log = open(self.log_path, "a")  # noqa: SIM115 (the process writes to it)
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-             "playground.asgi:application"],
-            cwd=BASE_DIR, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-        )
+        with open(self.log_path, "a") as log:  # the child keeps its own copy of the handle
+            self.process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "daphne",
+                    "-b",
+                    "127.0.0.1",
+                    "-p",
+                    str(self.port),
+                    "playground.asgi:application",
+                ],
+                cwd=BASE_DIR,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         wait_for(self._answers, timeout=30, message=f"daphne did not start: {self.log()}")
 
     def _answers(self) -> bool:

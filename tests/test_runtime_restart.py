@@ -1,4 +1,4 @@
-"""Kill the server (SIGKILL) mid-question and mid-step; after a restart nothing is lost or doubled."""
+"""Kill the server (SIGKILL) mid-question and mid-step: then nothing is lost or doubled."""
 
 import re
 
@@ -34,7 +34,7 @@ def agent_messages(server: LiveServer, conversation_id: int) -> list[str]:
         text
         for (text,) in server.query(
             "SELECT m.text FROM playground_message m JOIN playground_turn t ON m.turn_id = t.id "
-            "WHERE t.conversation_id = ? ORDER BY t.\"index\", m.call_index",
+            'WHERE t.conversation_id = ? ORDER BY t."index", m.call_index',
             (conversation_id,),
         )
     ]
