@@ -29,6 +29,7 @@ Choices this module makes:
   "authToken", "client_secret", "API Key" and "private_key" do not.
 """
 
+import copy
 import json
 import math
 import re
@@ -597,6 +598,13 @@ def _as_int(value: object) -> int | None:
 
 # Answers
 
+# jsonschema's own email check only looks for an "@": "ada@" would pass. Ask for more.
+_EMAIL_RE = re.compile(r"[^@\s]+@[^@\s.]+(\.[^@\s.]+)+")
+_FORMAT_CHECKER = copy.deepcopy(Draft202012Validator.FORMAT_CHECKER)
+_FORMAT_CHECKER.checks("email")(
+    lambda value: not isinstance(value, str) or bool(_EMAIL_RE.fullmatch(value))
+)
+
 
 def _check(
     request: ElicitationRequest, read: Callable[[Field], tuple[Any, str | None]]
@@ -613,9 +621,7 @@ def _check(
             content[field.name] = False
         elif field.required:
             errors[field.name] = _REQUIRED
-    validator = Draft202012Validator(
-        request.schema(), format_checker=Draft202012Validator.FORMAT_CHECKER
-    )
+    validator = Draft202012Validator(request.schema(), format_checker=_FORMAT_CHECKER)
     for error in validator.iter_errors(content):
         # Errors without a path are "required" ones, already reported field by field above.
         if error.path:

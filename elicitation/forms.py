@@ -95,7 +95,9 @@ def control_for(field: Field) -> str:
 def constraint_hint(field: Field, control: str) -> str:
     """Return a field's limits as a sentence ("Choose 1 to 3."), or "" when it has none."""
     if field.type == "array":
-        hint = _range("Choose", field.min_items, field.max_items, "", counts=True)
+        # A maximum of at least every option is no limit at all.
+        high = field.max_items if (field.max_items or 0) < len(field.options or ()) else None
+        hint = _range("Choose", field.min_items, high, "", counts=True)
         if control == "multiselect":
             hint = f"{hint} Hold Ctrl (⌘ on a Mac) to choose more than one.".strip()
         return hint

@@ -1,9 +1,13 @@
 """Send rendered fragments to every open tab of a conversation (htmx `hx-swap-oob` swaps)."""
 
+import logging
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from playground import server_loop
+
+logger = logging.getLogger(__name__)
 
 
 def group_for(conversation_id: int) -> str:
@@ -14,7 +18,12 @@ def group_for(conversation_id: int) -> str:
 async def push_html(conversation_id: int, html: str) -> None:
     """Push an out-of-band fragment to the conversation's open tabs."""
     layer = get_channel_layer()
-    await layer.group_send(group_for(conversation_id), {"type": "fragment.push", "html": html})
+    try:
+        await layer.group_send(group_for(conversation_id), {"type": "fragment.push", "html": html})
+    except Exception:
+        # Best effort (Redis restarting, say): the database holds the truth, and a tab that
+        # lost its socket gets the whole conversation again when it reconnects.
+        logger.warning("push to conversation %s failed", conversation_id, exc_info=True)
 
 
 def push_html_soon(conversation_id: int, html: str) -> None:

@@ -608,3 +608,12 @@ def test_it_words_the_error_the_agent_receives():
         "elicitation: unsupported payload \u2014 message is empty"
     )
     assert Degraded("message is empty").error_text() == degradation_error("message is empty")
+
+
+@pytest.mark.parametrize("typed", ["ada@", "ada@example", "ada @example.com", "@example.com"])
+def test_it_asks_for_a_whole_email_address(typed):
+    request = parse({"email": {"type": "string", "format": "email"}})
+    assert validate_form(request, {"email": [typed]}).errors == {
+        "email": "Enter a valid email address."
+    }
+    assert validate_form(request, {"email": ["ada@example.com"]}).ok
