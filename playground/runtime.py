@@ -61,6 +61,10 @@ class Suspended(BaseException):
     """
 
 
+class ReplayDivergedError(Exception):
+    """On replay the agent made a different call than the one recorded at the same index."""
+
+
 class UnsupportedRenderableError(Exception):
     """The client of this turn cannot show a form, and the request does not allow prose."""
 
@@ -226,6 +230,12 @@ class TurnContext:
                 payload["details"] = details  # what an approval card lists
             part = await self._create_part(
                 index, kind, tool_name, payload, value, actions, intent or "", id, approval_key
+            )
+        elif (part.payload or {}).get("message") != message:
+            raise ReplayDivergedError(
+                f"On replay, call {index} of this turn asked {message!r}, but the recorded "
+                f"question was {part.message!r}. Given the same answers an agent must make the "
+                "same calls in the same order: put anything random or external in ctx.step()."
             )
         if part.state == Part.State.PENDING:
             raise Suspended(part.pk)

@@ -90,3 +90,12 @@ async def slow(ctx, message: str) -> None:
     await ctx.say(f"First step: {first}.")
     second = await ctx.step("slow", _blocking_step, marker_dir)
     await ctx.say(f"Second step: {second}.")
+
+
+RUNS = {"count": 0}
+
+
+@agent("test-nondeterministic", name="Test nondeterministic", listed=False)
+async def nondeterministic(ctx, message: str) -> None:
+    RUNS["count"] += 1
+    await ctx.elicit(f"Question number {RUNS['count']}?", NAME)

@@ -138,3 +138,11 @@ def test_a_class_based_agent_runs(client, alice):
     conversation = start(alice, "test-class")
     send(client, conversation, "ping")
     assert said(conversation) == ["class agent heard: ping"]
+
+
+def test_a_replay_that_asks_something_else_fails_with_a_clear_error(client, alice):
+    conversation = start(alice, "test-nondeterministic")
+    send(client, conversation, "go")
+    answer(client, pending(conversation), name="Ada")
+    assert Turn.objects.get().status == Turn.Status.FAILED
+    assert "ReplayDivergedError: On replay, call 0 of this turn asked" in said(conversation)[-1]

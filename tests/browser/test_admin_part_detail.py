@@ -66,9 +66,11 @@ def test_the_detail_shows_the_question_as_the_person_saw_it(reviewer, live_serve
     expect(reviewer.get_by_role("heading", name="Normalized request")).to_be_visible()
     expect(reviewer.get_by_text('"requestedSchema"')).to_be_visible()
     expect(reviewer.locator(".timeline")).to_contain_text("Shown in the chat")
-    # A reviewer can look, not act: no actions, no save button.
+    # A reviewer can look and export, not act: no cancel, no save button.
     expect(reviewer.get_by_role("button", name="Save")).to_have_count(0)
-    expect(reviewer.locator("select[name$=action]")).to_have_count(0)
+    actions = reviewer.locator("select[name$=action] option")
+    expect(actions.filter(has_text="Export the selected parts as CSV")).to_have_count(1)
+    expect(actions.filter(has_text="Cancel")).to_have_count(0)
     reviewer.screenshot(path=ARTIFACTS / "admin-part-detail.png", full_page=True)
 
 
