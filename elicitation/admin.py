@@ -65,6 +65,15 @@ class IntentFilter(admin.SimpleListFilter):
         return queryset
 
 
+class AnsweredByFilter(admin.RelatedOnlyFieldListFilter):
+    """Only the people who settled something, not every account."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.title = "answered by"
+        self.empty_value_display = "nobody yet (pending or degraded)"
+
+
 def state_badge(state: str, label: str):
     return format_html('<span class="state-badge state-badge--{}">{}</span>', state, label)
 
@@ -77,11 +86,9 @@ def pretty_json(value) -> str:
 class PartAdmin(admin.ModelAdmin):
     list_display = [
         "asked",
-        "agent",
-        "conversation_link",
+        "agent_and_conversation",
         "excerpt",
-        "kind",
-        "intent_shown",
+        "kind_and_intent",
         "state_shown",
         "time_to_answer",
         "answered_by",
@@ -92,7 +99,7 @@ class PartAdmin(admin.ModelAdmin):
         KindFilter,
         IntentFilter,
         "conversation__agent",
-        ("settled_by", admin.RelatedOnlyFieldListFilter),
+        ("settled_by", AnsweredByFilter),
     ]
     date_hierarchy = "created_at"
     # Switches the search box on; get_search_results() searches the JSON columns too.
@@ -154,8 +161,22 @@ class PartAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         queryset = super().get_queryset(request)
-        queryset = queryset.select_related("conversation__agent", "conversation__owner", "settled_by")
+        queryset = queryset.select_related(
+            "conversation__agent", "conversation__owner", "settled_by"
+        )
         return with_answer_time(queryset)
+
+    def get_fieldsets(self, request, obj=None):
+        # Leave out what does not apply to this part rather than showing empty rows.
+        hidden = set()
+        if obj is not None and obj.state != Part.State.DEGRADED:
+            hidden.add("degraded_reason")
+        if obj is not None and obj.value is None:
+            hidden.add("value_json")
+        return [
+            (name, {**options, "fields": [f for f in options["fields"] if f not in hidden]})
+            for name, options in self.fieldsets
+        ]
 
     def get_search_results(self, request, queryset, search_term):
         if not search_term.strip():
@@ -190,7 +211,13 @@ class PartAdmin(admin.ModelAdmin):
     @admin.display(description="Conversation")
     def conversation_link(self, part):
         url = reverse("admin:playground_conversation_change", args=[part.conversation_id])
-        return format_html('<a href="{}">{}</a>', url, Truncator(str(part.conversation)).chars(40))
+        return format_html('<a href="{}">{}</a>', url, Truncator(str(part.conversation)).chars(32))
+
+    @admin.display(description="Agent / conversation", ordering="conversation__agent__name")
+    def agent_and_conversation(self, part):
+        return format_html(
+            '{}<span class="under">{}</span>', self.agent(part), self.conversation_link(part)
+        )
 
     @admin.display(description="Question")
     def excerpt(self, part):
@@ -203,6 +230,12 @@ class PartAdmin(admin.ModelAdmin):
     @admin.display(description="Intent", ordering="intent")
     def intent_shown(self, part):
         return part.intent or "—"
+
+    @admin.display(description="Kind / intent", ordering="render_kind")
+    def kind_and_intent(self, part):
+        if not part.intent:
+            return self.kind(part)
+        return format_html('{}<span class="kind-intent">{}</span>', self.kind(part), part.intent)
 
     @admin.display(description="State", ordering="state")
     def state_shown(self, part):
@@ -245,10 +278,12 @@ class PartAdmin(admin.ModelAdmin):
                 rows.append((label, "not yet", ""))
                 continue
             when = timezone.localtime(moment).strftime("%Y-%m-%d %H:%M:%S %Z")
-            after = "" if moment == part.created_at else f"+{describe_duration(moment - part.created_at)}"
-            rows.append((label, when, after))
+            after = moment - part.created_at
+            rows.append((label, when, f"+{describe_duration(after)}" if after else ""))
         items = format_html_join(
-            "", "<li><strong>{}</strong><span>{}</span><span class='muted-note'>{}</span></li>", rows
+            "",
+            "<li><strong>{}</strong><span>{}</span><span class='muted-note'>{}</span></li>",
+            rows,
         )
         return format_html('<ol class="timeline">{}</ol>', items)
 

@@ -40,8 +40,9 @@ class Widget:
 
     @property
     def hint(self) -> str:
-        """Return the limits a person should know before typing, in words."""
-        return constraint_hint(self.field, self.control)
+        """Return the limits a person should know before typing (not repeated by an error)."""
+        hint = constraint_hint(self.field, self.control)
+        return "" if hint == self.error else hint
 
     @property
     def described_by(self) -> str:
@@ -105,7 +106,8 @@ def constraint_hint(field: Field, control: str) -> str:
         return _range("Enter", field.minimum, field.maximum, "")
     if control == "datetime-local":
         return "In your local time."
-    if field.options is None and field.type == "string":
+    if field.options is None and field.type == "string" and field.min_length:
+        # A maximum alone needs no words: the input stops at it.
         return _range("Use", field.min_length, field.max_length, " characters", counts=True)
     return ""
 

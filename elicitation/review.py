@@ -22,7 +22,8 @@ SELF_SETTLING_KINDS = tuple(kind.name for kind in KINDS.values() if kind.settles
 
 def answered(queryset: QuerySet[Part]) -> QuerySet[Part]:
     """Return the parts a person answered, declined or cancelled."""
-    return queryset.filter(state__in=ANSWERED_STATES).exclude(render_kind__in=SELF_SETTLING_KINDS)
+    answered = queryset.filter(state__in=ANSWERED_STATES, settled_at__isnull=False)
+    return answered.exclude(render_kind__in=SELF_SETTLING_KINDS)
 
 
 def with_answer_time(queryset: QuerySet[Part]) -> QuerySet[Part]:
@@ -84,15 +85,13 @@ def describe_duration(duration: timedelta | None) -> str:
         return "—"
     seconds = duration.total_seconds()
     if seconds < 10:
-        return f"{seconds:.1f} s"
+        return f"{seconds:.1f}\u00a0s"
     seconds = round(seconds)
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
     minutes, seconds = divmod(rest, 60)
-    if days:
-        return f"{days} d {hours} h"
-    if hours:
-        return f"{hours} h {minutes} min"
-    if minutes:
-        return f"{minutes} min {seconds} s"
-    return f"{seconds} s"
+    # Two units at most; a no-break space keeps each number with its unit.
+    units = [(days, "d"), (hours, "h"), (minutes, "min"), (seconds, "s")]
+    first = next(index for index, (amount, _) in enumerate(units) if amount or index == 3)
+    shown = [(amount, unit) for amount, unit in units[first : first + 2] if amount]
+    return " ".join(f"{amount}\u00a0{unit}" for amount, unit in shown)

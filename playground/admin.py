@@ -155,7 +155,14 @@ def status_badge(turn: Turn):
 
 @admin.register(Turn)
 class TurnAdmin(RecordAdmin):
-    list_display = ["__str__", "conversation_link", "excerpt", "status_shown", "error", "created_at"]
+    list_display = [
+        "__str__",
+        "conversation_link",
+        "excerpt",
+        "status_shown",
+        "error",
+        "created_at",
+    ]
     list_filter = ["status"]
     search_fields = ["text", "error"]
     list_select_related = ["conversation"]

@@ -48,7 +48,9 @@ def render_part(part: Part) -> str:
 
 def render_turn(turn: Turn) -> str:
     """Return a turn's section (the person's message), appended to the transcript."""
-    html = render_to_string("playground/conversation.html#turn", {"entry": {"turn": turn, "items": []}})
+    html = render_to_string(
+        "playground/conversation.html#turn", {"entry": {"turn": turn, "items": []}}
+    )
     return f'<div hx-swap-oob="beforeend:#transcript">{html}</div>'
 
 

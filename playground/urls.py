@@ -10,6 +10,7 @@ urlpatterns = [
     path("c/<int:conversation_id>/", views.conversation_page, name="conversation"),
     path("c/<int:conversation_id>/send", views.send_message, name="send_message"),
     path("", include("elicitation.urls")),
+    path("", include("playground.onboarding.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),

@@ -13,6 +13,7 @@ from elicitation.models import Part
 from playground import fragments
 from playground.models import Agent, Conversation, Turn
 from playground.onboarding.extraction import redact_secrets
+from playground.onboarding.first_run import first_run_redirect
 from playground.ownership import get_conversation_for_user
 from playground.push import push_html_soon
 from playground.tasks import run_turn
@@ -32,13 +33,18 @@ def agents_for(user):
 @login_required
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
+    if (wizard := first_run_redirect(request)) is not None:
+        return wizard
     conversations = (
         Conversation.objects.filter(owner=request.user, agent__is_draft=False)
         .select_related("agent")
         .annotate(waiting=Count("parts", filter=Q(parts__state=Part.State.PENDING)))[:50]
     )
-    drafts = Conversation.objects.filter(owner=request.user, agent__is_draft=True).select_related(
-        "agent"
+    # A wizard nobody has written in yet is not worth resuming.
+    drafts = (
+        Conversation.objects.filter(owner=request.user, agent__is_draft=True)
+        .exclude(title="")
+        .select_related("agent")
     )
     return TemplateResponse(
         request,
@@ -59,9 +65,10 @@ def start_conversation(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def conversation_page(request: HtmxHttpRequest, conversation_id: int) -> HttpResponse:
     conversation = get_conversation_for_user(request.user, conversation_id)
+    draft = conversation.agent.is_draft  # still in the onboarding wizard
     return TemplateResponse(
         request,
-        "playground/conversation.html",
+        "playground/onboarding.html" if draft else "playground/conversation.html",
         {"conversation": conversation, "turns": fragments.transcript(conversation)}
         | fragments.status_context(conversation),
     )

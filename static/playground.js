@@ -140,3 +140,7 @@ function showProblem(event) {
 
 document.addEventListener("htmx:responseError", showProblem);
 document.addEventListener("htmx:sendError", showProblem);
+
+// Whether pushes reach this tab: the first message after connecting is the resync.
+document.addEventListener("htmx:wsAfterMessage", () => { document.body.dataset.socket = "live"; });
+document.addEventListener("htmx:wsClose", () => { document.body.dataset.socket = "closed"; });

@@ -5,13 +5,15 @@ the browser tests through `manage.py shell` against the live server's database.
 """
 
 import json
-from datetime import timedelta
+from datetime import datetime, timedelta
+from html.parser import HTMLParser
 
 from django.contrib.auth.models import Group, User
 from django.test import Client
 
+from elicitation import contract
 from elicitation.models import Part
-from playground.models import Agent, Conversation
+from playground.models import Agent, Conversation, Turn
 
 PASSWORD = "staff-password-1"
 SECRET_PAYLOAD = {
@@ -27,14 +29,33 @@ NESTED_PAYLOAD = {
 }
 
 
-def make_staff(username: str, *, superuser: bool = False, reviewer: bool = False) -> User:
-    """Return a staff user: a superuser, a reviewer, or staff with no permissions at all."""
+ENVIRONMENT_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "environment": {"type": "string", "title": "Environment", "enum": ["staging", "production"]}
+    },
+    "required": ["environment"],
+}
+
+
+def make_staff(
+    username: str, *, superuser: bool = False, reviewer: bool = False, password: str | None = None
+) -> User:
+    """Return a staff user: a superuser, a reviewer, or staff with no permissions at all.
+
+    Without a password the account can only be logged in with force_login (no slow hashing).
+    """
     if superuser:
-        return User.objects.create_superuser(username, password=PASSWORD)
-    user = User.objects.create_user(username, password=PASSWORD, is_staff=True)
+        return User.objects.create_superuser(username, password=password)
+    user = User.objects.create_user(username, password=password, is_staff=True)
     if reviewer:
         user.groups.add(Group.objects.get(name="reviewer"))
     return user
+
+
+def make_person(username: str) -> User:
+    """Return a chat user who only ever logs in through force_login (no slow hashing)."""
+    return User.objects.create_user(username)
 
 
 def chat_client(user: User) -> Client:
@@ -103,3 +124,56 @@ def _move_back(part: Part, *, asked: timedelta) -> None:
             milliseconds=90
         )
     Part.objects.filter(pk=part.pk).update(**changes)
+
+
+# --- hand-made rows, for exact numbers and for volume -----------------------------------
+
+
+def make_turn(owner: User, slug: str = "deploy-assistant", text: str = "Deploy it") -> Turn:
+    agent = Agent.objects.get(slug=slug)
+    conversation = Conversation.objects.create(owner=owner, agent=agent, title=text)
+    return Turn.objects.create(conversation=conversation, index=0, text=text, status="waiting")
+
+
+def new_part(turn: Turn, call_index: int = 0, *, message: str = "Which environment?", **fields):
+    """Return an unsaved elicitation part with a real normalized request; `fields` override."""
+    payload = {"message": message, "requestedSchema": ENVIRONMENT_SCHEMA}
+    defaults = {
+        "tool_call_id": f"call_{turn.pk}_{call_index}",
+        "render_kind": "elicitation",
+        "payload": payload,
+        "normalized": contract.parse_request(payload).to_dict(),
+        "allowed_actions": ["accept", "decline", "cancel"],
+    }
+    return Part(
+        conversation_id=turn.conversation_id,
+        turn=turn,
+        call_index=call_index,
+        **(defaults | fields),
+    )
+
+
+def make_part(turn: Turn, call_index: int = 0, *, asked: datetime, took=None, **fields) -> Part:
+    """Save a part asked at `asked` and, when `took` is given, settled that long after."""
+    part = new_part(turn, call_index, **fields)
+    part.save()
+    times = {"created_at": asked, "pushed_at": asked}
+    if took is not None:
+        times["settled_at"] = asked + took
+    Part.objects.filter(pk=part.pk).update(**times)  # created_at is auto_now_add on save
+    part.refresh_from_db()
+    return part
+
+
+def frames(response) -> list[str]:
+    """Return the documents of the chat frames on an admin page (their srcdoc, unescaped)."""
+    found = []
+
+    class Finder(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            attributes = dict(attrs)
+            if tag == "iframe" and "chat-frame" in (attributes.get("class") or ""):
+                found.append(attributes.get("srcdoc") or "")
+
+    Finder().feed(response.content.decode())
+    return found

@@ -244,7 +244,7 @@ def test_descriptions_are_linked_help_and_required_fields_are_marked():
     assert 'aria-describedby="part-7-env-help"' in html
     assert '<p id="part-7-env-help" class="help">Where it runs</p>' in html
     assert 'aria-describedby="part-7-env-0-help"' in html and "Real users" in html
-    assert "<span class=\"visually-hidden\">(required)</span>" in html
+    assert '<span class="visually-hidden">(required)</span>' in html
     assert "data-required" in html
 
 
@@ -310,7 +310,9 @@ def test_answers_read_back_with_option_titles_not_raw_values(content, rows):
             "plan": {"type": "string", "oneOf": [{"const": "pro", "title": "Pro"}]},
             "tags": {
                 "type": "array",
-                "items": {"anyOf": [{"const": "a", "title": "Ant"}, {"const": "b", "title": "Bee"}]},
+                "items": {
+                    "anyOf": [{"const": "a", "title": "Ant"}, {"const": "b", "title": "Bee"}]
+                },
             },
             "agree": {"type": "boolean"},
         },

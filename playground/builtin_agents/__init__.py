@@ -5,6 +5,7 @@ from importlib import import_module
 from django.conf import settings
 
 from playground.builtin_agents import deploy_assistant, schema_tester, support_triage  # noqa: F401
+from playground.onboarding import configured_agent, setup_agent  # noqa: F401
 
 # Agents of your own: AGENT_MODULES=my_agents (comma-separated module paths).
 for module in settings.AGENT_MODULES:

@@ -15,14 +15,18 @@ def parts(live_server) -> dict[str, int]:
     live_server.manage(
         "shell",
         "-c",
-        "from tests.admin_support import make_staff, seed_review_data\n"
-        "make_staff('reviewer-ruth', reviewer=True)\n"
+        "from tests.admin_support import PASSWORD, make_staff, seed_review_data\n"
+        "make_staff('reviewer-ruth', reviewer=True, password=PASSWORD)\n"
         "parts = seed_review_data('alice', spread=True)\n"
         "print(' '.join(f'{name}={part.pk}' for name, part in parts.items()))",
     )
     rows = live_server.query("SELECT id, state, intent FROM elicitation_part ORDER BY id")
     assert {state for _, state, _ in rows} == {
-        "pending", "submitted", "declined", "cancelled", "degraded"
+        "pending",
+        "submitted",
+        "declined",
+        "cancelled",
+        "degraded",
     }
     return {"pending": max(pk for pk, state, intent in rows if state == "pending" and not intent)}
 
@@ -97,3 +101,15 @@ def test_the_overview_shows_counts_reasons_and_timings(reviewer, live_server, pa
     reviewer.fill("#id_end", "2026-05-01")
     reviewer.get_by_role("button", name="Show").click()
     expect(reviewer.get_by_role("alert")).to_have_text("The end date is before the start date.")
+
+
+def test_a_conversation_shows_its_transcript(reviewer, live_server, parts):
+    reviewer.goto(live_server.url + "/admin/playground/conversation/")
+    reviewer.get_by_role("link", name="Ship v1.4.2 to staging please").click()
+    transcript = reviewer.frame_locator("iframe.chat-frame")
+    expect(transcript.get_by_text("Ship v1.4.2 to staging please")).to_be_visible()
+    expect(transcript.locator(".chip--submitted")).to_contain_text("Staging")
+    expect(transcript.get_by_role("button", name="Approve", exact=True)).to_be_disabled()
+    reviewer.screenshot(path=ARTIFACTS / "admin-conversation.png", full_page=True)
+    reviewer.goto(live_server.url + "/admin/")
+    reviewer.screenshot(path=ARTIFACTS / "admin-index.png")

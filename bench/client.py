@@ -1,0 +1,94 @@
+"""A person using the playground over HTTP and websockets, as the page does (asyncio)."""
+
+import asyncio
+import re
+import statistics
+import time
+from contextlib import asynccontextmanager
+
+import httpx
+from websockets.asyncio.client import connect
+
+from bench.stack import PASSWORD, USERNAME, Stack
+
+PENDING_PART = re.compile(r'<article id="part-(\d+)"[^>]*data-state="pending"')
+
+
+class Person:
+    def __init__(self, stack: Stack, client: httpx.AsyncClient):
+        self.stack = stack
+        self.client = client
+
+    @classmethod
+    @asynccontextmanager
+    async def logged_in(cls, stack: Stack):
+        limits = httpx.Limits(max_connections=100, max_keepalive_connections=100)
+        async with httpx.AsyncClient(base_url=stack.url, limits=limits, timeout=60) as client:
+            page = await client.get("/accounts/login/")
+            token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
+            login = {"username": USERNAME, "password": PASSWORD, "csrfmiddlewaretoken": token}
+            assert (await client.post("/accounts/login/", data=login)).status_code == 302
+            yield cls(stack, client)
+
+    async def post(self, path: str, data: dict | None = None) -> httpx.Response:
+        headers = {"X-CSRFToken": self.client.cookies["csrftoken"], "HX-Request": "true"}
+        response = await self.client.post(path, data=data, headers=headers)
+        assert response.status_code < 400, f"POST {path}: {response.status_code}"
+        return response
+
+    async def start_conversation(self, slug: str = "bench-ask") -> int:
+        headers = {"X-CSRFToken": self.client.cookies["csrftoken"]}
+        response = await self.client.post(f"/agents/{slug}/new", headers=headers)
+        return int(re.search(r"/c/(\d+)/", response.headers["location"]).group(1))
+
+    @asynccontextmanager
+    async def tab(self, conversation_id: int):
+        cookie = "; ".join(f"{name}={value}" for name, value in self.client.cookies.items())
+        url = self.stack.url.replace("http", "ws") + f"/ws/c/{conversation_id}/"
+        async with connect(
+            url, origin=self.stack.url, additional_headers={"Cookie": cookie}, max_size=None
+        ) as socket:
+            tab = Tab(socket)
+            reader = asyncio.create_task(tab.read())
+            try:
+                yield tab
+            finally:
+                reader.cancel()
+
+
+class Tab:
+    """An open conversation's websocket; `wait_for` returns a fragment and when it arrived."""
+
+    def __init__(self, socket):
+        self.socket = socket
+        self.received: list[tuple[float, str]] = []
+        self.changed = asyncio.Condition()
+
+    async def read(self) -> None:
+        async for message in self.socket:
+            async with self.changed:
+                self.received.append((time.time(), message))
+                self.changed.notify_all()
+
+    async def wait_for(self, pattern: re.Pattern | str, timeout: float = 60) -> tuple[float, str]:
+        """Return (arrival time, fragment) of the first fragment not yet taken that matches."""
+        pattern = re.compile(pattern) if isinstance(pattern, str) else pattern
+
+        def first_match():
+            for index, (arrived, message) in enumerate(self.received):
+                if pattern.search(message):
+                    del self.received[: index + 1]
+                    return arrived, message
+            return None
+
+        async with asyncio.timeout(timeout), self.changed:
+            return await self.changed.wait_for(first_match)
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def summary(values: list[float]) -> dict:
+    return {"median": statistics.median(values), "p99": percentile(values, 0.99)}

@@ -1,0 +1,50 @@
+"""Run one benchmark on one stack: `python -m bench.NAME --stack embedded|scaleout [--quick]`.
+
+Prints the figures as it goes and, last, one line `RESULT {json}` that `python -m bench`
+collects into the summary table.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+
+import psutil
+
+from bench.stack import Stack
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            cpu = next(line.split(":", 1)[1].strip() for line in cpuinfo if "model name" in line)
+    except (OSError, StopIteration):
+        pass
+    memory = psutil.virtual_memory().total / 2**30
+    return f"{os.cpu_count()} cores ({cpu}), {memory:.0f} GiB, Python {platform.python_version()}"
+
+
+def bench_main(name: str, run) -> None:
+    parser = argparse.ArgumentParser(prog=f"python -m bench.{name}")
+    parser.add_argument("--stack", choices=["embedded", "scaleout"], default="embedded")
+    parser.add_argument("--quick", action="store_true", help="smaller sizes, for a quick look")
+    parser.add_argument("--workers", type=int, default=2, help="agent workers in scale-out")
+    parser.add_argument("--idle", type=float, default=60, help="waiting_cost: idle seconds")
+    args = parser.parse_args()
+    with Stack(args.stack, workers=args.workers) as stack:
+        print(f"{name} on {stack.description}", flush=True)
+        figures = run(stack, quick=args.quick, idle=args.idle)
+    result = {
+        "bench": name,
+        "stack": args.stack,
+        "setup": stack.description,
+        "quick": args.quick,
+        "date": datetime.date.today().isoformat(),
+        "machine": machine(),
+        **figures,
+    }
+    for key, value in figures.items():
+        print(f"  {key}: {round(value, 3) if isinstance(value, float) else value}")
+    print("RESULT " + json.dumps(result), flush=True)

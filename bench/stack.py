@@ -1,0 +1,157 @@
+"""The system under test, started fresh for one benchmark run, and torn down after.
+
+`embedded`: one daphne process, SQLite, the in-memory channel layer, runs on the server loop.
+`scaleout`: a fresh PostgreSQL database, Redis (own key prefix), one daphne process and
+`--workers` agent workers (`manage.py agent_worker`, as in the Procfile).
+
+The bench process itself is set up against the same database, so it can read what the
+servers wrote (Part.created_at, counts) with the ORM.
+"""
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+import psutil
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+POSTGRES_URL = os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432")
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+USERNAME, PASSWORD = "bench", "bench-password-1"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until(condition, timeout: float, what: str):
+    """Poll `condition` until it returns something truthy; fail after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        result = condition()
+        if result:
+            return result
+        time.sleep(0.05)
+    raise TimeoutError(f"{what} (waited {timeout:.0f} s)")
+
+
+class Stack:
+    def __init__(self, kind: str, *, workers: int = 2):
+        assert kind in ("embedded", "scaleout"), kind
+        self.kind = kind
+        self.worker_count = workers if kind == "scaleout" else 0
+        self.workdir = Path(tempfile.mkdtemp(prefix=f"bench-{kind}-"))
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.database = f"bench_{uuid.uuid4().hex[:12]}"
+        self.env = {
+            "DJANGO_SETTINGS_MODULE": "bench.settings",
+            "STATIC_ROOT": str(self.workdir / "static"),
+            "PYTHONUNBUFFERED": "1",
+            "DEBUG": "0",
+        }
+        if kind == "embedded":
+            self.env["DATABASE_URL"] = f"sqlite:///{self.workdir / 'db.sqlite3'}"
+        else:
+            self.env |= {
+                "DATABASE_URL": f"{POSTGRES_URL}/{self.database}",
+                "REDIS_URL": REDIS_URL,
+                "REDIS_PREFIX": self.database,
+                "TASK_BACKEND": "database",
+            }
+        self.web: subprocess.Popen | None = None
+        self.workers: list[subprocess.Popen] = []
+
+    @property
+    def description(self) -> str:
+        if self.kind == "embedded":
+            return "embedded: 1 daphne, SQLite, in-memory layer, in-process runs"
+        return f"scale-out: 1 daphne + {self.worker_count} agent_worker, PostgreSQL, Redis"
+
+    def __enter__(self) -> "Stack":
+        if self.kind == "scaleout":
+            _postgres_admin(f'CREATE DATABASE "{self.database}"')
+        os.environ.update(self.env)
+        import django
+
+        django.setup()
+        from django.contrib.auth.models import User
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+        User.objects.create_user(USERNAME, password=PASSWORD)  # before seed: no local login
+        call_command("seed", stdout=open(os.devnull, "w"))  # noqa: SIM115
+        self.web = self._spawn(
+            "web", "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "bench.asgi:application"
+        )
+        wait_until(self._answers, 30, "daphne did not start")
+        for number in range(self.worker_count):
+            self.workers.append(self._spawn(f"worker-{number}", "manage.py", "agent_worker"))
+        return self
+
+    def _spawn(self, name: str, *args: str) -> subprocess.Popen:
+        with open(self.workdir / f"{name}.log", "a") as log:
+            return subprocess.Popen(
+                [sys.executable, *args],
+                cwd=BASE_DIR,
+                env={**os.environ, **self.env},
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+
+    def _answers(self) -> bool:
+        try:
+            with urllib.request.urlopen(self.url + "/accounts/login/", timeout=2) as response:
+                return response.status == 200
+        except OSError:
+            return False
+
+    def processes(self) -> dict[str, psutil.Process]:
+        """Return the server processes by name: web, then the workers."""
+        named = {"web": psutil.Process(self.web.pid)}
+        for number, worker in enumerate(self.workers):
+            named[f"worker-{number}"] = psutil.Process(worker.pid)
+        return named
+
+    def __exit__(self, *exc_info) -> None:
+        for process in [self.web, *self.workers]:
+            if process is not None and process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process in [self.web, *self.workers]:
+            if process is not None:
+                try:
+                    process.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+        if self.kind == "scaleout":
+            from django.db import connections
+
+            connections.close_all()
+            _postgres_admin(f'DROP DATABASE IF EXISTS "{self.database}" WITH (FORCE)')
+            _clear_redis_prefix(self.database)
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def _postgres_admin(sql: str) -> None:
+    import psycopg
+
+    with psycopg.connect(f"{POSTGRES_URL}/postgres", autocommit=True) as connection:
+        connection.execute(sql)
+
+
+def _clear_redis_prefix(prefix: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    for key in client.scan_iter(f"{prefix}*"):
+        client.delete(key)

@@ -1,0 +1,41 @@
+"""Bench-only endpoints: the baseline POST and a census of what the server process holds."""
+
+import asyncio
+import gc
+import threading
+
+import psutil
+from django.contrib.admin.models import ADDITION, LogEntry
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.http import require_POST
+
+from elicitation.models import Part
+from playground import server_loop
+from playground.models import Turn
+
+
+@login_required
+@require_POST
+def save_row(request: HttpRequest) -> HttpResponse:
+    """The baseline for settle_throughput: a bare POST that saves one row."""
+    LogEntry.objects.create(user=request.user, action_flag=ADDITION, object_repr="bench")
+    return HttpResponse("saved")
+
+
+def census(request: HttpRequest) -> JsonResponse:
+    """Return what this process holds: waiting runs would show up as tasks or coroutines."""
+    gc.collect()
+    objects = gc.get_objects()
+    loop = server_loop.get()
+    return JsonResponse(
+        {
+            "rss_mb": psutil.Process().memory_info().rss / 2**20,
+            "threads": threading.active_count(),
+            "loop_tasks": len(asyncio.all_tasks(loop)) if loop else 0,
+            "coroutines": sum(1 for obj in objects if asyncio.iscoroutine(obj)),
+            "parts_in_memory": sum(1 for obj in objects if isinstance(obj, Part)),
+            "turns_in_memory": sum(1 for obj in objects if isinstance(obj, Turn)),
+            "gc_objects": len(objects),
+        }
+    )

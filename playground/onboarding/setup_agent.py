@@ -1,0 +1,134 @@
+"""The setup agent: turns a description into a configured agent, asking about what is unclear.
+
+The whole interview runs inside the turn of the person's message: every answer is a recorded
+call of that turn, so a reload (or a restart) replays to the pending question with the earlier
+answers as chips. The draft is also kept on the draft agent after every answer, so a later
+turn, after Cancel for example, carries on from it instead of starting over.
+"""
+
+from __future__ import annotations
+
+from asgiref.sync import sync_to_async
+from django.template.loader import render_to_string
+
+from playground.agents import agent
+from playground.models import Agent, Step
+from playground.onboarding import drafts, summary, wizard
+from playground.onboarding.extraction import REDACTED
+from playground.onboarding.questions import config_schema, config_to_form_values
+from playground.push import push_html
+
+# The first call of every setup turn; it marks the turn as the wizard's (see is_setup_turn).
+READ_STEP = "onboarding: read the description"
+READ_CARD_STEP = "onboarding: read the card"
+
+SECRET_POINTER = (
+    "I removed what looked like a secret from your message before saving it. Accounts are "
+    "connected through a connection flow, where you sign in to the service and grant access, "
+    "never by pasting keys into a chat. Nothing is connected in this playground, so the agent "
+    "will ask you for what it needs while it runs."
+)
+NOT_UNDERSTOOD = "I could not tell what the agent should do from that, so let me ask step by step."
+KEPT_AS_DRAFT = (
+    "Okay, I kept this as a draft. Send a message here whenever you want to carry on, "
+    "or delete the draft from the home page."
+)
+CARD_MESSAGE = (
+    "Here is the agent I will create. Accept to create it, Edit to change anything, "
+    "or Cancel to keep it as a draft."
+)
+
+
+def _start_turn(agent_id: int, text: str) -> dict:
+    saved = drafts.saved_draft(agent_id)
+    draft = wizard.read_description(text, saved)
+    drafts.save_draft(agent_id, draft)
+    return {"draft": draft, "resumed": saved is not None}
+
+
+def _record_answer(agent_id: int, draft: dict, slot: str, content: dict) -> dict:
+    updated = wizard.read_answer(draft, slot, content)
+    drafts.save_draft(agent_id, updated)
+    return updated
+
+
+async def is_setup_turn(ctx) -> bool:
+    """Return whether this turn began while the agent was still being set up."""
+    return await Step.objects.filter(turn=ctx.turn, call_index=0, name=READ_STEP).aexists()
+
+
+@agent(
+    "setup",
+    name=drafts.SETUP_NAME,
+    description=drafts.SETUP_DESCRIPTION,
+    listed=False,
+)
+async def setup(ctx, message: str) -> None:
+    agent_id = ctx.agent.pk
+    started = await ctx.step(READ_STEP, _start_turn, agent_id, message)
+    draft = started["draft"]
+    if REDACTED in message:
+        await ctx.say(SECRET_POINTER)
+    elif not started["resumed"] and wizard.understood_nothing(draft):
+        await ctx.say(NOT_UNDERSTOOD)
+
+    while True:
+        draft = await _interview(ctx, agent_id, draft)
+        if draft is None:
+            await ctx.say(KEPT_AS_DRAFT)
+            return
+        config = wizard.proposed_config(draft)
+        card = await ctx.render(
+            kind="config-card",
+            message=CARD_MESSAGE,
+            data_schema=config_schema(config),
+            value=config_to_form_values(config),
+            allowed_actions=["accept"],
+        )
+        if not card.accepted:
+            await ctx.say(KEPT_AS_DRAFT)
+            return
+        verdict = await ctx.step(READ_CARD_STEP, wizard.read_card, config, card.content)
+        if "config" in verdict:
+            break
+        draft = verdict["draft"]
+
+    config = verdict["config"]
+    created = await ctx.step("onboarding: create the agent", drafts.create_agent, agent_id, config)
+    await ctx.say(
+        f"**{created['name']}** is ready. It {summary.what_it_does(config)}. "
+        f"Send it a message below to try it, or [download its configuration as JSON]"
+        f"({created['export_url']})."
+    )
+    await _show_created_agent(ctx.conversation.pk, created["slug"])
+
+
+async def _interview(ctx, agent_id: int, draft: dict) -> dict | None:
+    """Ask one question per missing slot; return the complete draft, or None if stopped."""
+    while True:
+        question = await ctx.step("onboarding: plan the next question", wizard.plan_question, draft)
+        if question is None:
+            return draft
+        payload = question["payload"]
+        answer = await ctx.elicit(
+            payload["message"], payload["requestedSchema"], allowed_actions=["accept"]
+        )
+        if not answer.accepted:
+            return None
+        draft = await ctx.step(
+            "onboarding: read the answer",
+            _record_answer,
+            agent_id,
+            draft,
+            question["slot"],
+            answer.content,
+        )
+
+
+async def _show_created_agent(conversation_id: int, slug: str) -> None:
+    """Swap the wizard's header for the agent's in every open tab; its script moves the URL."""
+    created = await Agent.objects.aget(slug=slug)
+    html = await sync_to_async(render_to_string)(
+        "playground/onboarding_header.html", {"agent": created, "oob": True}
+    )
+    await push_html(conversation_id, html)

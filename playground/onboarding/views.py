@@ -1,0 +1,49 @@
+"""The wizard's pages: start a draft, an agent's page, its configuration as JSON, delete a draft."""
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from playground.models import Agent
+from playground.onboarding import drafts
+from playground.views import agents_for, conversation_page
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def new_agent(request: HttpRequest) -> HttpResponse:
+    """Open the wizard on a draft; an untouched one is reused, so a double click makes one."""
+    return redirect(drafts.start_draft(request.user))
+
+
+@login_required
+@require_GET
+def agent_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Show the agent's chat: the person's latest conversation with it."""
+    agent = get_object_or_404(agents_for(request.user), slug=slug)
+    conversation = agent.conversations.filter(owner=request.user).first()
+    if conversation is None:
+        return redirect("home")
+    return conversation_page(request, conversation.pk)
+
+
+@login_required
+@require_GET
+def export_config(request: HttpRequest, slug: str) -> HttpResponse:
+    """Download the configuration of one of the person's agents as JSON."""
+    agent = get_object_or_404(Agent, slug=slug, owner=request.user, is_draft=False)
+    response = JsonResponse(
+        {"slug": agent.slug, **agent.config},
+        json_dumps_params={"indent": 2, "ensure_ascii": False},
+    )
+    response["Content-Disposition"] = f'attachment; filename="{agent.slug}.json"'
+    return response
+
+
+@login_required
+@require_POST
+def delete_draft(request: HttpRequest, slug: str) -> HttpResponse:
+    """Delete one of the person's drafts, with its wizard conversation."""
+    get_object_or_404(Agent, slug=slug, owner=request.user, is_draft=True).delete()
+    return redirect("home")

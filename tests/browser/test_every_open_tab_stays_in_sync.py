@@ -1,0 +1,68 @@
+"""Every open tab of a conversation follows it live, and catches up after losing its socket."""
+
+import json
+
+from tests.browser.chat import ask, open_chat, send, socket_open
+from tests.browser.conftest import log_in
+
+NAME = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+CITY = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+
+
+def second_tab(browser, server, url: str):
+    tab = browser.new_context().new_page()
+    log_in(tab, server)
+    tab.goto(url)
+    socket_open(tab)
+    return tab
+
+
+def test_answering_in_one_tab_turns_the_other_tabs_form_into_the_chip(browser, live_server, page):
+    open_chat(page, live_server, "Schema tester")
+    ask(page, "What should I call you?", NAME)
+    other = second_tab(browser, live_server, page.url)
+    other.locator("article.part--pending").get_by_label("Name").fill("typed here, not sent")
+
+    part = page.locator("article.part--pending")
+    part.get_by_label("Name").fill("Grace")
+    part.get_by_role("button", name="Submit").click()
+
+    chip = other.locator("article.part--submitted")
+    chip.wait_for()
+    assert "Grace" in chip.inner_text()
+    assert other.locator("article.part--pending").count() == 0
+    other.locator(".bubble.agent", has_text="I received this envelope").wait_for()
+    other.context.close()
+
+
+def test_a_tab_that_lost_its_socket_catches_up_and_keeps_what_was_typed(browser, live_server, page):
+    # Route this tab's socket through the test, so the test can cut it like a flaky network.
+    cut = {"now": False, "sockets": []}
+
+    def through(route):
+        server = route.connect_to_server()
+        server.on_message(lambda message: None if cut["now"] else route.send(message))
+        cut["sockets"].append(route)
+
+    page.route_web_socket("**/ws/c/**", through)
+    open_chat(page, live_server, "Schema tester")
+    ask(page, "What should I call you?", NAME)
+    page.locator("article.part--pending").get_by_label("Name").fill("half-typed")
+
+    cut["now"] = True  # pushes stop reaching this tab...
+    other = second_tab(browser, live_server, page.url)
+    send(other, json.dumps({"message": "Which city?", "requestedSchema": CITY}))
+    other.locator("article.part--pending", has_text="Which city?").wait_for()
+    assert page.locator("text=Which city?").count() == 0  # ...so it missed the new question
+
+    cut["now"] = False
+    cut["sockets"][-1].close(code=1012, reason="service restart")  # the socket drops
+    page.wait_for_selector("body[data-socket=closed]", state="attached")
+    socket_open(page)  # htmx reconnects; the consumer sends the conversation again
+
+    page.locator("article.part--pending", has_text="Which city?").wait_for()
+    first = page.locator("article.part--pending", has_text="What should I call you?")
+    assert first.get_by_label("Name").input_value() == "half-typed"
+    assert page.locator("#status").get_attribute("data-waiting") == "2"
+    assert page.title().startswith("(2) ")
+    other.context.close()

@@ -1,0 +1,168 @@
+"""The onboarding wizard in a real Chromium: from a sentence to an agent that runs."""
+
+import json
+import re
+
+from playwright.sync_api import Locator, Page, expect
+
+SUBMITTED = ".part--submitted"
+
+
+def open_wizard(page: Page) -> None:
+    page.get_by_role("button", name="New agent").click()
+    page.wait_for_url("**/c/*/")
+    expect(page.get_by_role("heading", name="Create an agent")).to_be_visible()
+    # Answers and pushes need the page's scripts and its websocket.
+    page.wait_for_function("window.htmx && document.querySelector('[ws-connect]')")
+
+
+def describe(page: Page, text: str) -> None:
+    page.get_by_label("Message to Agent setup").fill(text)
+    page.keyboard.press("Enter")
+
+
+def question(page: Page, message: str) -> Locator:
+    """Return the pending question once it is the one asking `message`."""
+    part = page.locator(".part--pending")
+    expect(part.locator(".part-message")).to_contain_text(message)
+    return part
+
+
+def submit(part: Locator) -> None:
+    part.get_by_role("button", name="Submit").click()
+
+
+def test_a_description_becomes_a_working_agent(page: Page, live_server):
+    open_wizard(page)
+    describe(page, "Every Monday morning, email me a digest of unanswered Intercom conversations")
+
+    # What the description implied is proposed, not assumed.
+    schedule = question(page, "When should the agent run? I suggest every Monday at 09:00")
+    expect(schedule.get_by_label("How often")).to_have_value("weekly")
+    expect(schedule.get_by_label("Time of day")).to_have_value("09:00")
+    submit(schedule)
+    zone = question(page, "Which time zone should the schedule (every Monday at 09:00) follow?")
+    zone.get_by_label("Time zone").select_option("Europe/Paris")
+    submit(zone)
+    where = question(page, "Which email address should the agent send its results to?")
+    expect(where.get_by_role("radio", name=re.compile("^Email"))).to_be_checked()
+    where.get_by_label("Email address", exact=True).fill("ops@example.com")
+    submit(where)
+
+    card = question(page, "Here is the agent I will create.")
+    expect(card).to_contain_text("Intercom unanswered-conversation digest")
+    page.evaluate("window.sameDocument = true")
+    card.get_by_role("button", name="Accept").click()
+
+    # The address becomes the agent's own, in place: same document, no navigation.
+    page.wait_for_url("**/agents/intercom-unanswered-conversation-digest/")
+    assert page.evaluate("window.sameDocument") is True
+    name = "Intercom unanswered-conversation digest"
+    expect(page.get_by_role("heading", level=1)).to_have_text(name)
+    expect(page).to_have_title(re.compile(f"^{name} · "))
+    expect(page.locator(".bubble.agent").last).to_contain_text(
+        "is ready. It reads Intercom conversations every Monday at 09:00 (Paris time) "
+        "and emails what it finds to ops@example.com."
+    )
+
+    page.get_by_label(f"Message to {name}").fill("Anything for me?")
+    page.keyboard.press("Enter")
+    expect(page.locator(".bubble.agent").last).to_contain_text(
+        "I'm set up to read Intercom conversations every Monday at 09:00 (Paris time)"
+    )
+    run = question(page, "Nothing is connected to Intercom in this playground")
+    expect(run.get_by_role("radio", name="The last 7 days")).to_be_checked()
+    submit(run)
+    expect(page.locator(".bubble.agent").last).to_contain_text("nothing was read or sent")
+
+    page.reload()
+    expect(page.get_by_role("heading", level=1)).to_have_text(name)
+    expect(page.locator(".bubble.agent").last).to_contain_text("nothing was read or sent")
+
+    page.goto(live_server.url + "/")
+    expect(page.get_by_role("button", name=f"Chat with {name}")).to_be_visible()
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Export configuration (JSON)").click()
+    exported = json.loads(open(download.value.path()).read())
+    assert exported["slug"] == "intercom-unanswered-conversation-digest"
+    assert exported["trigger"] == {"kind": "weekly", "day": "monday", "time": "09:00"}
+    assert exported["destination"] == {"kind": "email", "address": "ops@example.com"}
+
+
+def test_a_draft_survives_a_reload_and_resumes_from_the_home_page(page: Page, live_server):
+    open_wizard(page)
+    describe(page, "Summarise new GitHub pull requests each evening")
+    submit(question(page, "When should the agent run? I suggest every day at 18:00"))
+    question(page, "Which time zone should the schedule (every day at 18:00) follow?")
+
+    page.reload()
+    zone = question(page, "Which time zone should the schedule (every day at 18:00) follow?")
+    expect(page.locator(SUBMITTED)).to_have_count(1)
+    expect(page.locator(SUBMITTED)).to_contain_text("18:00")
+
+    # Leave, then come back through Drafts: the same question waits, with the same chip.
+    page.goto(live_server.url + "/")
+    drafts = page.locator("section", has=page.get_by_role("heading", name="Drafts"))
+    drafts.get_by_role("link", name="Summarise new GitHub pull requests each evening").click()
+    zone = question(page, "Which time zone should the schedule (every day at 18:00) follow?")
+    expect(page.locator(SUBMITTED)).to_contain_text("18:00")
+    zone.get_by_role("button", name="Cancel").click()
+    expect(page.locator(".bubble.agent").last).to_contain_text("I kept this as a draft")
+
+    page.goto(live_server.url + "/")
+    drafts.get_by_role("button", name=re.compile("^Delete")).click()
+    expect(page.get_by_role("heading", name="Drafts")).to_have_count(0)
+
+
+def test_a_full_description_goes_straight_to_the_card_and_bad_edits_stay(page: Page):
+    open_wizard(page)
+    page.get_by_role("button", name=re.compile("^Watch our Zendesk for urgent tickets")).click()
+    card = question(page, "Here is the agent I will create.")
+    expect(page.locator(".part")).to_have_count(1)  # no question was needed
+    expect(card).to_contain_text("Zendesk urgent-ticket watcher")
+
+    card.get_by_role("button", name="Edit").click()
+    card.get_by_label("Schedule").select_option("daily")
+    card.get_by_label("Time of day").fill("25:00")
+    card.get_by_role("button", name="Save and accept").click()
+    time = card.get_by_label("Time of day")
+    expect(time).to_have_attribute("aria-invalid", "true")
+    expect(time).to_have_value("25:00")  # what the person typed is kept
+    expect(card.get_by_label("Schedule")).to_have_value("daily")
+    expect(card.get_by_role("alert").first).to_be_visible()
+
+    time.fill("07:30")
+    card.get_by_role("button", name="Save and accept").click()
+    expect(page.locator(".bubble.agent").last).to_contain_text(
+        "It reads Zendesk tickets every day at 07:30 (UTC) and posts what it finds in #support"
+    )
+
+
+def test_a_description_that_says_nothing_gets_every_question(page: Page):
+    open_wizard(page)
+    describe(page, "asdf")
+    expect(page.locator(".bubble.agent").first).to_contain_text("I could not tell")
+
+    purpose = question(page, "What should the new agent do?")
+    purpose.get_by_label("What the agent does").fill("Keep my team up to date")
+    submit(purpose)
+    platform = question(page, "Which platform should the agent watch for new work?")
+    platform.get_by_label("Platform").select_option("zendesk")
+    submit(platform)
+    schedule = question(page, "When should the agent run?")
+    schedule.get_by_label("How often").select_option("daily")
+    schedule.get_by_label("Time of day").fill("08:30")
+    submit(schedule)
+    zone = question(page, "Which time zone should the schedule (every day at 08:30) follow?")
+    submit(zone)
+    where = question(page, "Where should the agent send its results?")
+    where.get_by_role("radio", name=re.compile("^Slack channel")).check()
+    where.get_by_label("Slack channel", exact=True).fill("#team")
+    submit(where)
+    named = question(page, "What should this agent be called?")
+    expect(named.get_by_label("Name")).to_have_value("Zendesk assistant")
+    submit(named)
+
+    card = question(page, "Here is the agent I will create.")
+    expect(page.locator(SUBMITTED)).to_have_count(6)
+    expect(card).to_contain_text("#team")

@@ -1,0 +1,30 @@
+"""A test-only agent whose first run of a step hangs until the test kills its worker.
+Loaded by the scale-out tests through AGENT_MODULES=tests.scaleout_agents.
+"""
+
+import asyncio
+import os
+from pathlib import Path
+
+from playground.agents import agent
+
+
+def _note_start() -> int:
+    """Append this process to the step's start log; return how many starts it holds."""
+    log = Path(os.environ["SCALEOUT_STEP_DIR"]) / "started"
+    with open(log, "a") as started:
+        started.write(f"{os.getpid()}\n")
+    return len(log.read_text().split())
+
+
+async def _slow_step() -> dict:
+    if await asyncio.to_thread(_note_start) == 1:
+        await asyncio.Event().wait()  # the first run never ends by itself: its worker is killed
+    return {"ran_in": os.getpid()}
+
+
+@agent("slow-step", name="Slow step", description="Runs one slow step, then says where it ran.")
+async def slow_step(ctx, message: str) -> None:
+    await ctx.say("Starting the slow step.")
+    result = await ctx.step("slow", _slow_step)
+    await ctx.say(f"Finished the slow step in worker process {result['ran_in']}.")

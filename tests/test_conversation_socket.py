@@ -1,0 +1,118 @@
+"""The conversation's websocket: owner only, a resync on (re)connect, settlements pushed live."""
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from elicitation import contract
+from elicitation.models import Part
+from elicitation.settle import settle_part
+from playground.asgi import application
+from playground.models import Message, Turn
+from tests.conftest import make_conversation
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SCHEMA = {
+    "type": "object",
+    "properties": {"env": {"type": "string", "oneOf": [{"const": "stg", "title": "Staging"}]}},
+}
+
+
+@pytest.fixture
+def conversation(alice, seeded):
+    conversation = make_conversation(alice, "schema-tester")
+    # A finished turn: settling its question has nothing to resume.
+    turn = Turn.objects.create(conversation=conversation, index=0, text="ask", status="done")
+    Message.objects.create(turn=turn, call_index=0, text="One question first.")
+    payload = {"message": "Which environment?", "requestedSchema": SCHEMA}
+    Part.objects.create(
+        conversation=conversation,
+        turn=turn,
+        call_index=1,
+        tool_call_id="call_1",
+        render_kind="elicitation",
+        payload=payload,
+        normalized=contract.parse_request(payload).to_dict(),
+        allowed_actions=["accept", "decline", "cancel"],
+    )
+    return conversation
+
+
+def session_cookie(user) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+def socket(conversation_id: int, cookie: bytes = b"") -> WebsocketCommunicator:
+    headers = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
+    if cookie:
+        headers.append((b"cookie", cookie))
+    return WebsocketCommunicator(application, f"/ws/c/{conversation_id}/", headers=headers)
+
+
+async def test_the_owner_connects_and_gets_the_whole_conversation(alice, conversation):
+    communicator = socket(conversation.pk, await sync_to_async(session_cookie)(alice))
+    connected, _ = await communicator.connect()
+    assert connected
+    resync = await communicator.receive_from()
+    assert "One question first." in resync
+    assert 'data-state="pending"' in resync and "Which environment?" in resync
+    assert 'id="status"' in resync and 'data-waiting="1"' in resync
+    await communicator.disconnect()
+
+
+async def test_someone_else_is_refused(bob, conversation):
+    communicator = socket(conversation.pk, await sync_to_async(session_cookie)(bob))
+    connected, _ = await communicator.connect()
+    assert not connected
+
+
+async def test_an_anonymous_visitor_is_refused(conversation):
+    connected, _ = await socket(conversation.pk).connect()
+    assert not connected
+
+
+async def test_another_sites_page_is_refused(alice, conversation):
+    cookie = await sync_to_async(session_cookie)(alice)
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/c/{conversation.pk}/",
+        headers=[(b"origin", b"https://evil.example"), (b"cookie", cookie)],
+    )
+    connected, _ = await communicator.connect()
+    assert not connected
+
+
+async def test_a_settlement_pushes_the_chip_to_every_open_tab(alice, conversation):
+    cookie = await sync_to_async(session_cookie)(alice)
+    tabs = [socket(conversation.pk, cookie), socket(conversation.pk, cookie)]
+    for tab in tabs:
+        assert (await tab.connect())[0]
+        await tab.receive_from()  # the resync
+    part = await Part.objects.aget(conversation=conversation)
+
+    won = await sync_to_async(settle_part)(part.pk, contract.accept({"env": "stg"}), user=alice)
+
+    assert won
+    for tab in tabs:
+        pushed = await tab.receive_from()
+        assert f'id="part-{part.pk}"' in pushed and 'data-state="submitted"' in pushed
+        assert "<dd>Staging</dd>" in pushed and "Answered by alice" in pushed
+        assert 'hx-swap-oob="beforeend:#turn-' in pushed
+        await tab.disconnect()
+
+
+async def test_a_reconnecting_tab_is_sent_what_it_missed(alice, conversation):
+    cookie = await sync_to_async(session_cookie)(alice)
+    part = await Part.objects.aget(conversation=conversation)
+    await sync_to_async(settle_part)(part.pk, contract.decline(), user=alice)
+
+    communicator = socket(conversation.pk, cookie)
+    assert (await communicator.connect())[0]
+    resync = await communicator.receive_from()
+    assert 'data-state="declined"' in resync and "<strong>Declined</strong>" in resync
+    assert 'data-waiting="0"' in resync
+    await communicator.disconnect()

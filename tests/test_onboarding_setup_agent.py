@@ -1,0 +1,191 @@
+"""The setup agent through the real views: questions, the card, the agent it creates."""
+
+import pytest
+from asgiref.sync import async_to_sync
+
+from elicitation.models import Part
+from playground.models import Agent, Conversation, Message, Step, Turn
+from playground.onboarding import setup_agent
+from playground.runtime import execute_turn
+from tests.runtime_helpers import answer, pending, said, send
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+COMPLETE = "Every weekday at 9am summarise new GitHub issues in #eng-triage (Berlin time)"
+
+
+@pytest.fixture
+def client(client, alice):
+    client.force_login(alice)
+    return client
+
+
+def open_wizard(client) -> Conversation:
+    """Open a fresh onboarding conversation the way the "New agent" button does."""
+    response = client.post("/agents/new")
+    return Conversation.objects.get(pk=response.url.split("/")[2])
+
+
+@pytest.fixture
+def wizard(client) -> Conversation:
+    return open_wizard(client)
+
+
+def questions(conversation: Conversation) -> list[str]:
+    parts = Part.objects.filter(conversation=conversation, render_kind="elicitation")
+    return [part.message for part in parts.order_by("turn__index", "call_index")]
+
+
+def test_a_complete_description_goes_straight_to_the_card(client, wizard):
+    send(client, wizard, COMPLETE)
+    card = pending(wizard)
+    assert card.render_kind == "config-card"
+    assert questions(wizard) == []
+    assert card.value["name"] == "GitHub issue digest"
+    assert card.value["trigger_kind"] == "weekdays" and card.value["trigger_time"] == "09:00"
+    assert card.value["timezone"] == "Europe/Berlin"
+    assert card.value["destination_target"] == "#eng-triage"
+
+
+def test_accepting_the_card_creates_the_agent_in_place(client, wizard, alice):
+    send(client, wizard, COMPLETE)
+    assert answer(client, pending(wizard)) == 200
+    agent = Agent.objects.get(pk=wizard.agent_id)
+    assert (agent.slug, agent.name, agent.kind) == (
+        "github-issue-digest",
+        "GitHub issue digest",
+        "configured",
+    )
+    assert not agent.is_draft and agent.owner == alice
+    assert agent.config["trigger"] == {"kind": "weekdays", "time": "09:00"}
+    assert agent.config["tools"] == ["request_input", "read_issues", "post_message"]
+    assert said(wizard)[-1].startswith(
+        "**GitHub issue digest** is ready. It reads GitHub issues and pull requests every "
+        "weekday at 09:00 (Berlin time) and posts what it finds in #eng-triage on Slack."
+    )
+    home = client.get("/").content.decode()
+    assert "Chat with GitHub issue digest" in home
+    assert "/agents/github-issue-digest/config.json" in home
+
+
+def test_the_created_agent_says_what_it_does_and_asks_what_to_look_at(client, wizard):
+    send(client, wizard, COMPLETE)
+    answer(client, pending(wizard))
+    send(client, wizard, "Anything new?")
+    assert said(wizard)[-1] == (
+        "I'm **GitHub issue digest**. I'm set up to read GitHub issues and pull requests every "
+        "weekday at 09:00 (Berlin time) and post what I find in #eng-triage on Slack."
+    )
+    question = pending(wizard)
+    assert question.message.startswith("Nothing is connected to GitHub in this playground")
+    assert answer(client, question, scope="waiting", since="last_week", focus="flaky tests") == 200
+    assert said(wizard)[-1] == (
+        "Here is what this run would do: read GitHub issues and pull requests from the last "
+        "7 days (ones still waiting for a reply), looking out for flaky tests, then post what I "
+        "find in #eng-triage on Slack.\n\n"
+        "There is no GitHub connection here, so nothing was read or sent."
+    )
+
+
+def test_nonsense_gets_a_clarifying_question_not_an_error(client, wizard):
+    send(client, wizard, "asdf qwerty")
+    assert said(wizard) == [setup_agent.NOT_UNDERSTOOD]
+    assert pending(wizard).message.startswith("What should the new agent do?")
+    assert Turn.objects.get(conversation=wizard).status == Turn.Status.WAITING
+
+
+def test_from_nothing_it_asks_for_every_slot_in_turn(client, wizard):
+    send(client, wizard, "hmm")
+    answers = [
+        {"purpose": "Keep my team up to date"},
+        {"platform": "zendesk"},
+        {"kind": "daily", "time": "08:30"},
+        {"timezone": "Europe/Paris"},
+        {"kind": "email", "address": "ops@example.com"},
+        {"name": "Morning digest"},
+    ]
+    for content in answers:
+        assert answer(client, pending(wizard), **content) == 200
+    assert [message.split("?")[0] for message in questions(wizard)] == [
+        "What should the new agent do",
+        "Which platform should the agent watch for new work",
+        "When should the agent run",
+        "Which time zone should the schedule (every day at 08:30) follow",
+        "Where should the agent send its results",
+        "What should this agent be called",
+    ]
+    card = pending(wizard)
+    assert card.render_kind == "config-card"
+    assert card.value["name"] == "Morning digest"
+    assert card.value["destination_target"] == "ops@example.com"
+
+
+def test_a_bad_answer_is_asked_again_with_the_reason(client, wizard):
+    send(client, wizard, "Summarise new GitHub pull requests each evening")
+    # A form cannot say "weekly needs a day"; the setup agent can.
+    assert answer(client, pending(wizard), kind="weekly", time="18:00") == 200
+    assert pending(wizard).message.startswith("A weekly schedule needs a day of the week.")
+
+
+def test_a_secret_is_not_stored_and_gets_a_pointer_to_connecting(client, wizard):
+    secret = "sk-abcdefghijklmnopqrstuvwxyz123456"
+    send(client, wizard, f"Watch Zendesk every hour, here is my API key {secret}")
+    turn = Turn.objects.get(conversation=wizard)
+    assert secret not in turn.text and "[redacted]" in turn.text
+    assert said(wizard)[0] == setup_agent.SECRET_POINTER
+    stored = [
+        str(Agent.objects.get(pk=wizard.agent_id).config),
+        *Message.objects.values_list("text", flat=True),
+        *(str(result) for result in Step.objects.values_list("result", flat=True)),
+        *(str(payload) for payload in Part.objects.values_list("payload", flat=True)),
+    ]
+    assert not [text for text in stored if secret in text]
+
+
+def test_cancel_keeps_the_draft_and_a_later_message_carries_on(client, wizard):
+    send(client, wizard, "Summarise new GitHub pull requests each evening")
+    assert answer(client, pending(wizard), kind="daily", time="18:00") == 200
+    assert answer(client, pending(wizard), action="cancel") == 200
+    assert said(wizard)[-1] == setup_agent.KEPT_AS_DRAFT
+    assert Agent.objects.get(pk=wizard.agent_id).is_draft
+
+    send(client, wizard, "carry on")
+    # The schedule answered in the first turn is not asked again.
+    assert pending(wizard).message.startswith("Which time zone should the schedule")
+
+
+def test_a_card_edit_missing_the_channel_asks_for_it_then_shows_the_card(client, wizard):
+    send(client, wizard, COMPLETE)
+    card = pending(wizard)
+    edited = card.value | {"name": "Triage digest", "destination_target": ""}
+    assert answer(client, card, **edited) == 200
+    question = pending(wizard)
+    assert question.message.startswith("Give the Slack channel to post in, like #support.")
+    assert answer(client, question, kind="slack", channel="#triage") == 200
+    card = pending(wizard)
+    assert card.render_kind == "config-card"
+    assert card.value["name"] == "Triage digest"
+    assert card.value["destination_target"] == "#triage"
+
+
+def test_two_agents_with_the_same_name_get_their_own_addresses(client, alice):
+    slugs = []
+    for _ in range(2):
+        conversation = open_wizard(client)
+        send(client, conversation, COMPLETE)
+        answer(client, pending(conversation))
+        slugs.append(Agent.objects.get(pk=conversation.agent_id).slug)
+    assert slugs == ["github-issue-digest", "github-issue-digest-2"]
+
+
+def test_replaying_the_turn_that_created_the_agent_changes_nothing(client, wizard):
+    send(client, wizard, COMPLETE)
+    answer(client, pending(wizard))
+    before = said(wizard)
+    # As after a crash: the turn runs again, now under the configured agent's implementation.
+    turn = Turn.objects.get(conversation=wizard)
+    Turn.objects.filter(pk=turn.pk).update(status=Turn.Status.QUEUED)
+    async_to_sync(execute_turn)(turn.pk)
+    assert said(wizard) == before
+    assert Agent.objects.filter(owner=wizard.owner).count() == 1
+    assert Turn.objects.get(pk=turn.pk).status == Turn.Status.DONE

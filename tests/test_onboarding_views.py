@@ -1,0 +1,117 @@
+"""The wizard's pages: first run, starting and deleting drafts, an agent's page and its export."""
+
+import json
+
+import pytest
+
+from playground.models import Agent, Conversation
+from playground.onboarding import drafts
+
+
+@pytest.fixture
+def client(client, alice):
+    client.force_login(alice)
+    return client
+
+
+def made_agent(owner, slug: str = "ticket-digest") -> Agent:
+    config = {"name": "Ticket digest", "platform": "zendesk", "tools": ["request_input"]}
+    return Agent.objects.create(
+        slug=slug, name="Ticket digest", kind="configured", owner=owner, config=config
+    )
+
+
+def test_someone_with_nothing_yet_lands_in_the_wizard(client, alice, seeded):
+    response = client.get("/", follow=True)
+    conversation = Conversation.objects.get(owner=alice)
+    assert [url for url, _ in response.redirect_chain] == ["/agents/new", f"/c/{conversation.pk}/"]
+    assert conversation.agent.is_draft and conversation.agent.kind == "setup"
+    page = response.content.decode()
+    assert "Create an agent" in page
+    assert "Watch our Zendesk for urgent tickets every 15 minutes" in page  # a starter
+
+
+def test_the_home_page_stays_reachable_after_the_first_visit(client, alice, seeded):
+    client.get("/", follow=True)
+    assert client.get("/").status_code == 200
+    draft = Conversation.objects.get(owner=alice).agent
+    client.post(f"/agents/{draft.slug}/delete")
+    assert client.get("/").status_code == 200  # nothing again, but only redirected once
+
+
+def test_someone_with_an_agent_or_a_conversation_sees_the_home_page(client, alice, bob, seeded):
+    made_agent(alice)
+    assert client.get("/").status_code == 200
+    client.force_login(bob)
+    Conversation.objects.create(owner=bob, agent=Agent.objects.get(slug="deploy-assistant"))
+    assert client.get("/").status_code == 200
+
+
+def test_new_agent_reuses_a_draft_nobody_wrote_in(client, alice):
+    first = client.post("/agents/new").url
+    assert client.post("/agents/new").url == first
+    assert Agent.objects.filter(owner=alice, is_draft=True).count() == 1
+
+
+def test_home_lists_described_drafts_with_a_delete_button(client, alice, seeded):
+    untouched = drafts.start_draft(alice)
+    described = drafts.start_draft(alice)
+    assert described == untouched  # reused until something is written in it
+    described.title = "Summarise new GitHub pull requests each evening"
+    described.save()
+    described.turns.create(index=0, text=described.title)
+    drafts.start_draft(alice)  # a new, untouched one: not listed
+    page = client.get("/").content.decode()
+    assert page.count(f'href="/c/{described.pk}/"') == 1
+    assert page.count('action="/agents/draft-') == 1
+    assert "Summarise new GitHub pull requests each evening" in page
+    assert "New agent" in page
+
+
+def test_a_draft_is_deleted_with_its_conversation(client, alice):
+    conversation = drafts.start_draft(alice)
+    response = client.post(f"/agents/{conversation.agent.slug}/delete")
+    assert response.status_code == 302 and response.url == "/"
+    assert not Agent.objects.filter(pk=conversation.agent_id).exists()
+    assert not Conversation.objects.filter(pk=conversation.pk).exists()
+
+
+def test_only_the_owner_deletes_a_draft_and_only_a_draft(client, alice, bob):
+    others = drafts.start_draft(bob)
+    assert client.post(f"/agents/{others.agent.slug}/delete").status_code == 404
+    assert client.post(f"/agents/{made_agent(alice).slug}/delete").status_code == 404
+    mine = drafts.start_draft(alice)
+    assert client.get(f"/agents/{mine.agent.slug}/delete").status_code == 405
+    assert Agent.objects.count() == 3
+
+
+def test_the_configuration_downloads_as_json(client, alice):
+    agent = made_agent(alice)
+    response = client.get(f"/agents/{agent.slug}/config.json")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response["Content-Disposition"] == 'attachment; filename="ticket-digest.json"'
+    assert json.loads(response.content) == {"slug": "ticket-digest", **agent.config}
+
+
+def test_only_the_owner_exports_a_configuration(client, alice, bob, seeded):
+    assert client.get(f"/agents/{made_agent(bob).slug}/config.json").status_code == 404
+    assert client.get("/agents/deploy-assistant/config.json").status_code == 404
+    draft = drafts.start_draft(alice).agent
+    assert client.get(f"/agents/{draft.slug}/config.json").status_code == 404
+
+
+def test_an_agents_page_is_its_latest_conversation(client, alice, bob):
+    agent = made_agent(alice)
+    Conversation.objects.create(owner=alice, agent=agent, title="older")
+    latest = Conversation.objects.create(owner=alice, agent=agent, title="latest")
+    response = client.get(f"/agents/{agent.slug}/")
+    assert response.status_code == 200
+    assert f'ws-connect="/ws/c/{latest.pk}/"' in response.content.decode()
+    client.force_login(bob)
+    assert client.get(f"/agents/{agent.slug}/").status_code == 404
+
+
+def test_an_agents_page_without_a_conversation_goes_home(client, alice):
+    response = client.get(f"/agents/{made_agent(alice).slug}/")
+    assert response.status_code == 302 and response.url == "/"
