@@ -7,9 +7,9 @@ import uuid
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.settings")
 
-from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
+from channels.generic.websocket import AsyncWebsocketConsumer
 
-from playground.asgi import application as playground_application  # noqa: E402
+from playground.asgi import application as playground_application
 
 
 class EchoConsumer(AsyncWebsocketConsumer):

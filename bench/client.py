@@ -11,6 +11,7 @@ from websockets.asyncio.client import connect
 
 from bench.stack import PASSWORD, USERNAME, Stack
 
+WAIT_SECONDS = 60  # a push that takes longer than this is a failure, not a figure
 PENDING_PART = re.compile(r'<article id="part-(\d+)"[^>]*data-state="pending"')
 
 
@@ -70,18 +71,19 @@ class Tab:
                 self.received.append((time.time(), message))
                 self.changed.notify_all()
 
-    async def wait_for(self, pattern: re.Pattern | str, timeout: float = 60) -> tuple[float, str]:
-        """Return (arrival time, fragment) of the first fragment not yet taken that matches."""
+    async def wait_for(self, pattern: re.Pattern | str) -> tuple[float, str]:
+        """Return (arrival time, fragment) of the first fragment not yet taken that matches,
+        and take it."""
         pattern = re.compile(pattern) if isinstance(pattern, str) else pattern
 
         def first_match():
             for index, (arrived, message) in enumerate(self.received):
                 if pattern.search(message):
-                    del self.received[: index + 1]
+                    del self.received[index]
                     return arrived, message
             return None
 
-        async with asyncio.timeout(timeout), self.changed:
+        async with asyncio.timeout(WAIT_SECONDS), self.changed:
             return await self.changed.wait_for(first_match)
 
 

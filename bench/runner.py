@@ -32,8 +32,16 @@ def bench_main(name: str, run) -> None:
     parser.add_argument("--quick", action="store_true", help="smaller sizes, for a quick look")
     parser.add_argument("--workers", type=int, default=2, help="agent workers in scale-out")
     parser.add_argument("--idle", type=float, default=60, help="waiting_cost: idle seconds")
+    parser.add_argument(
+        "--no-synchronous-commit",
+        action="store_true",
+        help="diagnostic: PostgreSQL commits without waiting for the disk (what fsync costs)",
+    )
     args = parser.parse_args()
-    with Stack(args.stack, workers=args.workers) as stack:
+    stack = Stack(
+        args.stack, workers=args.workers, synchronous_commit=not args.no_synchronous_commit
+    )
+    with stack:
         print(f"{name} on {stack.description}", flush=True)
         figures = run(stack, quick=args.quick, idle=args.idle)
     result = {

@@ -46,8 +46,9 @@ def wait_until(condition, timeout: float, what: str):
 
 
 class Stack:
-    def __init__(self, kind: str, *, workers: int = 2):
+    def __init__(self, kind: str, *, workers: int = 2, synchronous_commit: bool = True):
         assert kind in ("embedded", "scaleout"), kind
+        self.synchronous_commit = synchronous_commit
         self.kind = kind
         self.worker_count = workers if kind == "scaleout" else 0
         self.workdir = Path(tempfile.mkdtemp(prefix=f"bench-{kind}-"))
@@ -63,8 +64,10 @@ class Stack:
         if kind == "embedded":
             self.env["DATABASE_URL"] = f"sqlite:///{self.workdir / 'db.sqlite3'}"
         else:
+            # Diagnostic only: commits that return before the WAL reaches the disk.
+            options = "" if synchronous_commit else "?options=-c%20synchronous_commit%3Doff"
             self.env |= {
-                "DATABASE_URL": f"{POSTGRES_URL}/{self.database}",
+                "DATABASE_URL": f"{POSTGRES_URL}/{self.database}{options}",
                 "REDIS_URL": REDIS_URL,
                 "REDIS_PREFIX": self.database,
                 "TASK_BACKEND": "database",
@@ -76,7 +79,10 @@ class Stack:
     def description(self) -> str:
         if self.kind == "embedded":
             return "embedded: 1 daphne, SQLite, in-memory layer, in-process runs"
-        return f"scale-out: 1 daphne + {self.worker_count} agent_worker, PostgreSQL, Redis"
+        commit = "" if self.synchronous_commit else " (synchronous_commit=off)"
+        return (
+            f"scale-out: 1 daphne + {self.worker_count} agent_worker, PostgreSQL{commit}, Redis"
+        )
 
     def __enter__(self) -> "Stack":
         if self.kind == "scaleout":
@@ -90,7 +96,7 @@ class Stack:
 
         call_command("migrate", verbosity=0)
         User.objects.create_user(USERNAME, password=PASSWORD)  # before seed: no local login
-        call_command("seed", stdout=open(os.devnull, "w"))  # noqa: SIM115
+        call_command("seed", stdout=open(os.devnull, "w"))
         self.web = self._spawn(
             "web", "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "bench.asgi:application"
         )

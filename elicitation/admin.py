@@ -5,10 +5,12 @@ action, which settles pending parts the way the person's Cancel button would.
 """
 
 import json
+from datetime import datetime, timedelta
 
 from django.contrib import admin, messages
 from django.contrib.admin import ActionLocation
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
@@ -32,6 +34,42 @@ SETTLED_LABELS = {
     Part.State.CANCELLED: "Cancelled",
     Part.State.DEGRADED: "Refused as unsupported",
 }
+
+
+class CalendarQuerySet(QuerySet):
+    """Parts whose date hierarchy costs two index lookups, not a DISTINCT over every row.
+
+    The admin's date drill-down asks `datetimes()` for the periods that hold parts; on SQLite
+    that truncates each row's date in Python (a second at 100,000 parts). Here it lists every
+    year, month or day between the first and last matching part instead: a period in between
+    may hold none, and then shows an empty list.
+    """
+
+    def datetimes(self, field_name, kind, order="ASC", tzinfo=None):
+        dates = self.order_by().values_list(field_name, flat=True)
+        first = dates.order_by(field_name).first()
+        last = dates.order_by(f"-{field_name}").first()
+        if first is None or last is None:
+            return []
+        first, last = timezone.localtime(first, tzinfo), timezone.localtime(last, tzinfo)
+        periods = list(_periods(first, last, kind))
+        return periods if order == "ASC" else periods[::-1]
+
+
+def _periods(first: datetime, last: datetime, kind: str):
+    start = first.replace(hour=0, minute=0, second=0, microsecond=0)
+    if kind in ("year", "month"):
+        start = start.replace(day=1)
+    if kind == "year":
+        start = start.replace(month=1)
+    while start <= last:
+        yield start
+        if kind == "day":
+            start = (start + timedelta(days=1)).replace(hour=0)
+        elif kind == "month":
+            start = start.replace(year=start.year + start.month // 12, month=start.month % 12 + 1)
+        else:
+            start = start.replace(year=start.year + 1)
 
 
 class KindFilter(admin.SimpleListFilter):
@@ -160,7 +198,7 @@ class PartAdmin(admin.ModelAdmin):
         js = ["elicitation/admin.js"]
 
     def get_queryset(self, request):
-        queryset = super().get_queryset(request)
+        queryset = CalendarQuerySet(self.model).order_by(*self.get_ordering(request))
         queryset = queryset.select_related(
             "conversation__agent", "conversation__owner", "settled_by"
         )

@@ -12,15 +12,19 @@ from elicitation.rendering import render_part as render_part_html
 from playground.models import Conversation, Message, Turn
 
 
-def transcript(conversation: Conversation) -> list[dict]:
-    """Return the turns with their messages and rendered parts, in a constant number of queries."""
+def transcript(conversation: Conversation, *, disabled: bool = False) -> list[dict]:
+    """Return the turns with their messages and rendered parts, in a constant number of queries.
+
+    `disabled` renders pending forms read-only (the admin's review of the conversation).
+    """
     turns = list(conversation.turns.all())
     items: dict[int, list] = {turn.pk: [] for turn in turns}
     for message in Message.objects.filter(turn__conversation=conversation):
         items[message.turn_id].append((message.call_index, "message", message))
     for part in Part.objects.filter(conversation=conversation).select_related("settled_by"):
         part.conversation = conversation  # the agent's name comes from here: no query per part
-        items[part.turn_id].append((part.call_index, "part", render_part_html(part)))
+        html = render_part_html(part, disabled=disabled)
+        items[part.turn_id].append((part.call_index, "part", html))
     return [
         {"turn": turn, "items": [(kind, obj) for _, kind, obj in sorted(items[turn.pk])]}
         for turn in turns

@@ -91,8 +91,17 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    postgres_options = DATABASES["default"].setdefault("OPTIONS", {})
     # An unreachable server fails the request (a 503 page) in seconds instead of hanging it.
-    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = 5
+    postgres_options["connect_timeout"] = 5
+    if envbool("DATABASE_POOL", True):
+        # daphne runs each request in a fresh thread: without a pool every request (and every
+        # agent turn in a worker) would open a new connection, a few ms each.
+        postgres_options["pool"] = {
+            "min_size": 1,
+            "max_size": int(os.environ.get("DATABASE_POOL_SIZE", 10)),
+            "timeout": 5,
+        }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL and a busy timeout let the server and the agent runs write without "database is locked".
     DATABASES["default"]["OPTIONS"] = {

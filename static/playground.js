@@ -4,6 +4,7 @@
 // (so what the person is typing in a pending form survives), a changed one is replaced.
 document.addEventListener("htmx:oobBeforeSwap", (event) => {
   const fragment = event.detail.fragment;
+  let replaced = false;
   for (const incoming of [...fragment.querySelectorAll("[id][data-state]")]) {
     if (incoming.parentElement && incoming.parentElement.closest("[id][data-state]")) continue;
     const existing = document.getElementById(incoming.id);
@@ -12,9 +13,11 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
       const replacement = incoming.cloneNode(true);
       existing.replaceWith(replacement);
       htmx.process(replacement);
+      replaced = true;
     }
     incoming.remove();
   }
+  if (replaced) enhance(document);
   if (event.detail.target.id !== "status" && !fragment.querySelector("*") && !fragment.textContent.trim()) {
     event.detail.shouldSwap = false;
   }

@@ -7,6 +7,12 @@ from playground.models import Agent, Conversation
 from tests import runtime_agents  # noqa: F401  (registers the test agents)
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings) -> None:
+    """Real hashing costs ~0.4 s per user; tests only need logins to work."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def alice(db) -> User:
     return User.objects.create_user("alice", password="alice-password-1")

@@ -92,16 +92,14 @@ async def configured(ctx, message: str) -> None:
     if not answer.accepted:
         await ctx.say("Okay, I'll leave it for now. Send me a message when you want a run.")
         return
-    scope = dict((value, title) for value, title, _ in SCOPES)[answer.content["scope"]]
+    scope = {value: title for value, title, _ in SCOPES}[answer.content["scope"]]
     since = dict(RANGES)[answer.content["since"]]
     focus = (answer.content.get("focus") or "").strip()
     plan = (
         f"Here is what this run would do: read {summary.items(config)} from "
-        f"{since[0].lower() + since[1:]} ({scope[0].lower() + scope[1:]})"
+        f"{since.lower()} ({scope.lower()})"
     )
     if focus:
         plan += f", looking out for {focus}"
     plan += f", then {summary.delivery(config, first_person=True)}."
-    await ctx.say(
-        f"{plan}\n\nThere is no {platform} connection here, so nothing was read or sent."
-    )
+    await ctx.say(f"{plan}\n\nThere is no {platform} connection here, so nothing was read or sent.")

@@ -1,6 +1,8 @@
 """Browser tests: Playwright drives Debian's Chromium against a live daphne server."""
 
 import shutil
+import sqlite3
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, sync_playwright
@@ -27,10 +29,20 @@ def browser():
         browser.close()
 
 
+@pytest.fixture(scope="session")
+def prepared_database(tmp_path_factory) -> Path:
+    """Migrate, seed and add the users once; each module's server starts from a copy."""
+    template = LiveServer(tmp_path_factory.mktemp("template"))
+    template.prepare(USERS)
+    return template.db_path
+
+
 @pytest.fixture(scope="module")
-def live_server(tmp_path_factory):
+def live_server(tmp_path_factory, prepared_database):
     server = LiveServer(tmp_path_factory.mktemp("live"))
-    server.prepare(USERS)
+    # The backup API copies a consistent database, whatever is still in the WAL file.
+    with sqlite3.connect(prepared_database) as source, sqlite3.connect(server.db_path) as copy:
+        source.backup(copy)
     server.start()
     yield server
     server.stop()

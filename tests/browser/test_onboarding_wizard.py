@@ -2,6 +2,7 @@
 
 import json
 import re
+from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 
@@ -83,7 +84,7 @@ def test_a_description_becomes_a_working_agent(page: Page, live_server):
     expect(page.get_by_role("button", name=f"Chat with {name}")).to_be_visible()
     with page.expect_download() as download:
         page.get_by_role("link", name="Export configuration (JSON)").click()
-    exported = json.loads(open(download.value.path()).read())
+    exported = json.loads(Path(download.value.path()).read_text())
     assert exported["slug"] == "intercom-unanswered-conversation-digest"
     assert exported["trigger"] == {"kind": "weekly", "day": "monday", "time": "09:00"}
     assert exported["destination"] == {"kind": "email", "address": "ops@example.com"}

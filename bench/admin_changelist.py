@@ -1,0 +1,174 @@
+"""admin_changelist: the parts changelist at 100,000 parts, against the same page at 1,000.
+
+`python -m bench.admin_changelist [--parts N]` builds a throwaway SQLite database, fills it with
+parts spread over agents, states and people, and times the admin pages a reviewer uses most
+(plain list, a filter, a search, the overview) through Django's test client: same process,
+same database, so the ratio to the 1,000-part baseline shows how the pages scale. It also
+prints the query count of each page (the same at both sizes) and SQLite's plan for the page's
+main query. Target: the plain list within 5x of its 1,000-part time.
+"""
+
+import argparse
+import io
+import os
+import statistics
+import sys
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+
+PAGES = {
+    "list": "/admin/elicitation/part/",
+    "filter": "/admin/elicitation/part/?state__exact=submitted&conversation__agent__id__exact=1",
+    "search": "/admin/elicitation/part/?q=staging",
+    "overview": "/admin/elicitation/part/overview/",
+}
+BASELINE_PARTS = 1_000
+BATCH = 5_000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.admin_changelist")
+    parser.add_argument("--parts", type=int, default=100_000)
+    parser.add_argument("--repeat", type=int, default=5, help="timed requests per page")
+    args = parser.parse_args()
+    workdir = Path(tempfile.mkdtemp(prefix="bench-admin-"))
+    os.environ["DATABASE_URL"] = f"sqlite:///{workdir / 'db.sqlite3'}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "playground.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    call_command("seed", stdout=io.StringIO())
+    client, fill = _prepare()
+
+    fill(BASELINE_PARTS)
+    baseline = {name: _time(client, url, args.repeat) for name, url in PAGES.items()}
+    fill(args.parts - BASELINE_PARTS)
+    measured = {name: _time(client, url, args.repeat) for name, url in PAGES.items()}
+
+    print(f"admin_changelist: {BASELINE_PARTS:,} vs {args.parts:,} parts, SQLite, {sys.version}")
+    for name in PAGES:
+        (base_ms, base_q), (ms, queries) = baseline[name], measured[name]
+        print(
+            f"  {name:9} {base_ms:7.1f} ms -> {ms:7.1f} ms  ratio {ms / base_ms:4.1f}x  "
+            f"queries {base_q} -> {queries}"
+        )
+    ratio = measured["list"][0] / baseline["list"][0]
+    print(f"  target: list ratio <= 5.0x: {'met' if ratio <= 5 else 'NOT met'} ({ratio:.1f}x)")
+    print("  plan of the list's page query:")
+    for line in _plan():
+        print(f"    {line}")
+
+
+def _prepare():
+    from django.contrib.auth.models import User
+    from django.test import Client
+    from django.utils import timezone
+
+    from elicitation import contract
+    from elicitation.models import Part
+    from playground.models import Agent, Conversation, Turn
+
+    admin = User.objects.create_superuser("bench-admin")
+    people = [User.objects.create_user(f"person-{n}") for n in range(20)]
+    agents = list(Agent.objects.all())
+    client = Client(HTTP_HOST="localhost")
+    client.force_login(admin)
+    payload = {
+        "message": "Which environment should I deploy to?",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {"environment": {"type": "string", "enum": ["staging", "production"]}},
+        },
+    }
+    normalized = contract.parse_request(payload).to_dict()
+    states = ["submitted", "submitted", "submitted", "declined", "cancelled", "degraded", "pending"]
+    made = 0
+
+    def fill(count: int) -> None:
+        nonlocal made
+        start = timezone.now() - timedelta(days=60)
+        for first in range(made, made + count, BATCH):
+            size = min(BATCH, made + count - first)
+            conversations = Conversation.objects.bulk_create(
+                Conversation(owner=people[n % 20], agent=agents[n % len(agents)], title=f"c{n}")
+                for n in range(first, first + size)
+            )
+            turns = Turn.objects.bulk_create(
+                Turn(conversation=c, index=0, text="deploy", status="done") for c in conversations
+            )
+            parts = []
+            for n, turn in zip(range(first, first + size), turns, strict=True):
+                state = states[n % len(states)]
+                settled = state != "pending"
+                parts.append(
+                    Part(
+                        conversation_id=turn.conversation_id,
+                        turn=turn,
+                        call_index=0,
+                        tool_call_id=f"call_{n}",
+                        render_kind="elicitation",
+                        payload=payload,
+                        normalized=None if state == "degraded" else normalized,
+                        state=state,
+                        degraded_reason="property is nested" if state == "degraded" else "",
+                        response=contract.accept({"environment": "staging"})
+                        if state == "submitted"
+                        else None,
+                        settled_by=people[n % 20] if settled and state != "degraded" else None,
+                    )
+                )
+            Part.objects.bulk_create(parts)
+            # created_at is auto_now_add: spread it over sixty days afterwards, per batch.
+            for part in parts:
+                part.created_at = start + timedelta(seconds=part.pk * 50)
+                part.settled_at = (
+                    part.created_at + timedelta(seconds=part.pk % 600)
+                    if (part.state != "pending")
+                    else None
+                )
+            Part.objects.bulk_update(parts, ["created_at", "settled_at"], batch_size=1000)
+        made += count
+
+    return client, fill
+
+
+def _time(client, url: str, repeat: int) -> tuple[float, int]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.get(url)  # warm caches and templates
+    timings = []
+    for _ in range(repeat):
+        with CaptureQueriesContext(connection) as queries:
+            started = time.perf_counter()
+            response = client.get(url)
+            timings.append((time.perf_counter() - started) * 1000)
+        assert response.status_code == 200, (url, response.status_code)
+    return statistics.median(timings), len(queries)
+
+
+def _plan() -> list[str]:
+    from django.contrib.admin.sites import site
+    from django.db import connection
+    from django.test import RequestFactory
+
+    from elicitation.models import Part
+
+    model_admin = site._registry[Part]
+    request = RequestFactory().get(PAGES["list"])
+    request.user = type("Superuser", (), {"is_active": True, "is_superuser": True})()
+    queryset = model_admin.get_queryset(request).order_by("-created_at", "-pk")
+    queryset = queryset.select_related(*model_admin.list_select_related)[:50]
+    sql, params = queryset.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN QUERY PLAN {sql}", params)
+        return [row[-1] for row in cursor.fetchall()]
+
+
+if __name__ == "__main__":
+    main()
