@@ -6,6 +6,8 @@ from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 
+from tests.browser.chat import socket_open
+
 SUBMITTED = ".part--submitted"
 
 
@@ -13,8 +15,7 @@ def open_wizard(page: Page) -> None:
     page.get_by_role("button", name="New agent").click()
     page.wait_for_url("**/c/*/")
     expect(page.get_by_role("heading", name="Create an agent")).to_be_visible()
-    # Answers and pushes need the page's scripts and its websocket.
-    page.wait_for_function("window.htmx && document.querySelector('[ws-connect]')")
+    socket_open(page)
 
 
 def describe(page: Page, text: str) -> None:
@@ -77,7 +78,7 @@ def test_a_description_becomes_a_working_agent(page: Page, live_server):
     expect(page.locator(".bubble.agent").last).to_contain_text("nothing was read or sent")
 
     page.reload()
-    expect(page.get_by_role("heading", level=1)).to_have_text(name)
+    expect(page.get_by_role("heading", level=1)).to_have_text(name)  # the agent's own page
     expect(page.locator(".bubble.agent").last).to_contain_text("nothing was read or sent")
 
     page.goto(live_server.url + "/")
@@ -107,6 +108,7 @@ def test_a_draft_survives_a_reload_and_resumes_from_the_home_page(page: Page, li
     drafts.get_by_role("link", name="Summarise new GitHub pull requests each evening").click()
     zone = question(page, "Which time zone should the schedule (every day at 18:00) follow?")
     expect(page.locator(SUBMITTED)).to_contain_text("18:00")
+    socket_open(page)
     zone.get_by_role("button", name="Cancel").click()
     expect(page.locator(".bubble.agent").last).to_contain_text("I kept this as a draft")
 
