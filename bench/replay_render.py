@@ -24,7 +24,9 @@ async def measure(stack, small: int, large: int) -> dict:
         for size in (small, large):
             conversations[size] = await person.start_conversation()
             await _fill(person, conversations[size], size)
-        queries = {size: await asyncio.to_thread(_count_queries, c) for size, c in conversations.items()}
+        queries = {
+            size: await asyncio.to_thread(_count_queries, c) for size, c in conversations.items()
+        }
         timings: dict[int, list[float]] = {small: [], large: []}
         for _ in range(REPEATS):  # alternating, so both see the same machine
             for size, conversation in conversations.items():

@@ -80,9 +80,7 @@ class Stack:
         if self.kind == "embedded":
             return "embedded: 1 daphne, SQLite, in-memory layer, in-process runs"
         commit = "" if self.synchronous_commit else " (synchronous_commit=off)"
-        return (
-            f"scale-out: 1 daphne + {self.worker_count} agent_worker, PostgreSQL{commit}, Redis"
-        )
+        return f"scale-out: 1 daphne + {self.worker_count} agent_worker, PostgreSQL{commit}, Redis"
 
     def __enter__(self) -> "Stack":
         if self.kind == "scaleout":

@@ -1,45 +1,72 @@
 """waiting_cost: what pending questions cost the servers while nobody answers them.
 
-Phase 1: warm up (a few full question-and-answer cycles), then measure every server process
-idle for `--idle` seconds with no question pending: CPU time used, RSS, and a census of the
-web process (asyncio tasks, coroutine objects, threads, Part/Turn objects in memory).
-Phase 2: ask 10,000 questions across 1,000 conversations through the same running servers
-(POST a message, the agent asks), wait until every run has stopped to wait, then measure
-the same idle window again. Target: no measurable difference (nothing polls, nothing held).
+1. Warm up (a few full question-and-answer cycles), then measure every server process idle
+   for `--idle` seconds with no question pending: CPU time used, RSS, and a census of the web
+   process (asyncio tasks, coroutine objects, threads, Part/Turn objects in memory).
+2. Ask half of the questions through the same running servers (POST a message, the agent
+   asks), wait until every run has stopped to wait, and note RSS and the census.
+3. Ask the other half (10,000 across 1,000 conversations in all), wait again, and measure the
+   same idle window. RSS with half vs all of them pending separates a cost per question from
+   the memory any busy process keeps after work. Target: no measurable difference.
 """
 
 import asyncio
+import json
+import time
+import urllib.request
 
 from bench.client import Person
 from bench.runner import bench_main
 from bench.stack import wait_until
 
 CONCURRENCY = 20
+HELD = ("loop_tasks", "coroutines", "parts_in_memory", "turns_in_memory")
 
 
 async def measure(stack, conversations: int, per_conversation: int, idle: float) -> dict:
+    total = conversations * per_conversation
     async with Person.logged_in(stack) as person:
         await _warm_up(person)
         none = await _idle_window(stack, person, idle)
-        await _ask(person, conversations, per_conversation)
-        await asyncio.to_thread(_wait_until_all_wait, conversations * per_conversation)
+        ids = [await person.start_conversation() for _ in range(conversations)]
+        half = per_conversation // 2
+        await _ask(person, ids, range(half))
+        await _settle(person, total // 2 if half else 0, none["census"])
+        half_rss = {name: p.memory_info().rss / 2**20 for name, p in stack.processes().items()}
+        await _ask(person, ids, range(half, per_conversation))
+        settle_seconds = await _settle(person, total, none["census"])
         pending = await _idle_window(stack, person, idle)
-    figures = {"pending_questions": conversations * per_conversation, "idle_s": idle}
+    figures = {"pending_questions": total, "idle_s": idle, "runs_ended_within_s": settle_seconds}
     for name in none["processes"]:
         before, after = none["processes"][name], pending["processes"][name]
         figures[f"{name}_cpu_pct_none"] = before["cpu_pct"]
         figures[f"{name}_cpu_pct_pending"] = after["cpu_pct"]
         figures[f"{name}_rss_mb_none"] = before["rss_mb"]
-        figures[f"{name}_rss_mb_pending"] = after["rss_mb"]
-    for key in ("loop_tasks", "coroutines", "threads", "parts_in_memory", "turns_in_memory"):
+        figures[f"{name}_rss_mb_half"] = half_rss[name]
+        figures[f"{name}_rss_mb_all"] = after["rss_mb"]
+    for key in (*HELD, "threads"):
         figures[f"web_{key}_none"] = none["census"][key]
         figures[f"web_{key}_pending"] = pending["census"][key]
-    held = ("loop_tasks", "coroutines", "parts_in_memory", "turns_in_memory")
-    figures["met"] = all(none["census"][key] == pending["census"][key] for key in held) and all(
-        pending["processes"][name]["cpu_pct"] < 1 for name in pending["processes"]
+    figures["met"] = (
+        all(none["census"][key] == pending["census"][key] for key in HELD)
+        and all(stats["cpu_pct"] < 1 for stats in pending["processes"].values())
+        and all(figures[f"{name}_rss_mb_all"] - half_rss[name] < 5 for name in half_rss)
     )
-    figures["target"] = "same census, idle CPU < 1 % with 10,000 pending"
+    figures["target"] = "same census; idle CPU < 1 %; RSS(all) - RSS(half) < 5 MB"
     return figures
+
+
+async def _settle(person: Person, count: int, baseline: dict) -> float:
+    """Wait until `count` questions wait and the runs that asked them have ended."""
+    started = time.monotonic()
+    await asyncio.to_thread(_wait_until_all_wait, count)
+
+    def runs_ended() -> bool:
+        with urllib.request.urlopen(person.stack.url + "/bench/census", timeout=30) as response:
+            return json.load(response)["loop_tasks"] <= baseline["loop_tasks"]
+
+    await asyncio.to_thread(wait_until, runs_ended, 120, "the runs did not end")
+    return time.monotonic() - started
 
 
 async def _warm_up(person: Person) -> None:
@@ -77,16 +104,12 @@ def _cpu_seconds(process) -> float:
     return times.user + times.system
 
 
-async def _ask(person: Person, conversations: int, per_conversation: int) -> None:
-    ids = [await person.start_conversation() for _ in range(conversations)]
-    work = asyncio.Queue()
-    for number in range(per_conversation):
-        for conversation in ids:
-            work.put_nowait((conversation, number))
+async def _ask(person: Person, conversations: list[int], numbers: range) -> None:
+    work = [(conversation, number) for number in numbers for conversation in conversations]
+    items = iter(work)
 
     async def client() -> None:
-        while not work.empty():
-            conversation, number = work.get_nowait()
+        for conversation, number in items:
             await person.post(f"/c/{conversation}/send", {"text": f"{conversation}-{number}"})
 
     await asyncio.gather(*(client() for _ in range(CONCURRENCY)))
@@ -98,8 +121,10 @@ def _wait_until_all_wait(count: int) -> None:
 
     unfinished = [Turn.Status.QUEUED, Turn.Status.RUNNING]
     wait_until(
-        lambda: Part.objects.filter(state=Part.State.PENDING).count() >= count
-        and not Turn.objects.filter(status__in=unfinished).exists(),
+        lambda: (
+            Part.objects.filter(state=Part.State.PENDING).count() >= count
+            and not Turn.objects.filter(status__in=unfinished).exists()
+        ),
         3600,
         f"the {count} questions were not all asked",
     )

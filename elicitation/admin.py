@@ -5,12 +5,10 @@ action, which settles pending parts the way the person's Cancel button would.
 """
 
 import json
-from datetime import datetime, timedelta
 
 from django.contrib import admin, messages
 from django.contrib.admin import ActionLocation
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
@@ -18,10 +16,10 @@ from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
 from elicitation import contract
+from elicitation.admin_filters import AnsweredByFilter, CalendarQuerySet, IntentFilter, KindFilter
 from elicitation.admin_frame import chat_frame
 from elicitation.admin_overview import overview, range_form
 from elicitation.exports import export_csv, export_jsonl
-from elicitation.kinds import KINDS
 from elicitation.models import Part
 from elicitation.rendering import render_part
 from elicitation.review import describe_duration, search, with_answer_time
@@ -34,82 +32,6 @@ SETTLED_LABELS = {
     Part.State.CANCELLED: "Cancelled",
     Part.State.DEGRADED: "Refused as unsupported",
 }
-
-
-class CalendarQuerySet(QuerySet):
-    """Parts whose date hierarchy costs two index lookups, not a DISTINCT over every row.
-
-    The admin's date drill-down asks `datetimes()` for the periods that hold parts; on SQLite
-    that truncates each row's date in Python (a second at 100,000 parts). Here it lists every
-    year, month or day between the first and last matching part instead: a period in between
-    may hold none, and then shows an empty list.
-    """
-
-    def datetimes(self, field_name, kind, order="ASC", tzinfo=None):
-        dates = self.order_by().values_list(field_name, flat=True)
-        first = dates.order_by(field_name).first()
-        last = dates.order_by(f"-{field_name}").first()
-        if first is None or last is None:
-            return []
-        first, last = timezone.localtime(first, tzinfo), timezone.localtime(last, tzinfo)
-        periods = list(_periods(first, last, kind))
-        return periods if order == "ASC" else periods[::-1]
-
-
-def _periods(first: datetime, last: datetime, kind: str):
-    start = first.replace(hour=0, minute=0, second=0, microsecond=0)
-    if kind in ("year", "month"):
-        start = start.replace(day=1)
-    if kind == "year":
-        start = start.replace(month=1)
-    while start <= last:
-        yield start
-        if kind == "day":
-            start = (start + timedelta(days=1)).replace(hour=0)
-        elif kind == "month":
-            start = start.replace(year=start.year + start.month // 12, month=start.month % 12 + 1)
-        else:
-            start = start.replace(year=start.year + 1)
-
-
-class KindFilter(admin.SimpleListFilter):
-    title = "kind"
-    parameter_name = "kind"
-
-    def lookups(self, request, model_admin):
-        # From the registry, not a DISTINCT over every part.
-        return [(name, name) for name in KINDS] + [("other", "not handled by this client")]
-
-    def queryset(self, request, queryset):
-        if self.value() == "other":
-            return queryset.exclude(render_kind__in=list(KINDS))
-        if self.value():
-            return queryset.filter(render_kind=self.value())
-        return queryset
-
-
-class IntentFilter(admin.SimpleListFilter):
-    title = "intent"
-    parameter_name = "intent"
-    NONE = "none"
-
-    def lookups(self, request, model_admin):
-        intents = Part.objects.order_by("intent").values_list("intent", flat=True).distinct()
-        return [(intent or self.NONE, intent or "none (a plain question)") for intent in intents]
-
-    def queryset(self, request, queryset):
-        if self.value():
-            return queryset.filter(intent="" if self.value() == self.NONE else self.value())
-        return queryset
-
-
-class AnsweredByFilter(admin.RelatedOnlyFieldListFilter):
-    """Only the people who settled something, not every account."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.title = "answered by"
-        self.empty_value_display = "nobody yet (pending or degraded)"
 
 
 def state_badge(state: str, label: str):

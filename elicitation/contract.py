@@ -625,7 +625,8 @@ def _check(
     for error in validator.iter_errors(content):
         # Errors without a path are "required" ones, already reported field by field above.
         if error.path:
-            errors.setdefault(error.path[0], _message(error))
+            field = next(f for f in request.fields if f.name == error.path[0])
+            errors.setdefault(field.name, _message(error, field))
     ordered = {field.name: errors[field.name] for field in request.fields if field.name in errors}
     return AnswerResult(None if errors else content, ordered)
 
@@ -716,7 +717,7 @@ def _clean_text(field: Field, text: str) -> str | None:
     return text.strip()
 
 
-def _message(error: ValidationError) -> str:
+def _message(error: ValidationError, field: Field) -> str:
     limit = error.validator_value
     match error.validator:
         case "minimum":
@@ -734,7 +735,9 @@ def _message(error: ValidationError) -> str:
         case "uniqueItems":
             return "Choose each option only once."
         case "pattern":
-            return f"Enter a value that matches the pattern {limit}."
+            # A regular expression means nothing to most people; an example does.
+            example = f", like {field.placeholder}" if field.placeholder else ""
+            return f"This is not in the expected format{example}."
         case "format":
             return _FORMAT_MESSAGES[limit]
     return _CHOOSE  # enum: a value that is not one of the options

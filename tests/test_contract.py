@@ -527,7 +527,22 @@ def test_it_states_the_limit_in_messages():
     assert result.errors == {
         "age": "Enter at least 18.",
         "name": "Use at most 20 characters.",
-        "code": "Enter a value that matches the pattern ^[a-z]+$.",
+        "code": "This is not in the expected format.",
+    }
+
+
+def test_a_format_error_gives_the_placeholder_as_an_example_not_the_regex():
+    request = parse(
+        {
+            "time": {
+                "type": "string",
+                "pattern": "^[0-2][0-9]:[0-5][0-9]$",
+                "x-ui": {"placeholder": "09:00"},
+            }
+        }
+    )
+    assert validate_form(request, {"time": ["9am"]}).errors == {
+        "time": "This is not in the expected format, like 09:00."
     }
 
 
