@@ -146,4 +146,9 @@ document.addEventListener("htmx:sendError", showProblem);
 
 // Whether pushes reach this tab: the first message after connecting is the resync.
 document.addEventListener("htmx:wsAfterMessage", () => { document.body.dataset.socket = "live"; });
-document.addEventListener("htmx:wsClose", () => { document.body.dataset.socket = "closed"; });
+document.addEventListener("htmx:wsClose", (event) => {
+  document.body.dataset.socket = "closed";
+  // A server stopping cleanly (a restart) closes with 1001, which the ws extension does not
+  // retry; try once, and if the server is still down its own retries take over (1006).
+  if (event.detail.event.code === 1001) setTimeout(event.detail.socketWrapper.reconnect, 1000);
+});
