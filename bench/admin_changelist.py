@@ -33,8 +33,12 @@ def main() -> None:
     parser.add_argument("--parts", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=5, help="timed requests per page")
     args = parser.parse_args()
-    workdir = Path(tempfile.mkdtemp(prefix="bench-admin-"))
-    os.environ["DATABASE_URL"] = f"sqlite:///{workdir / 'db.sqlite3'}"
+    with tempfile.TemporaryDirectory(prefix="bench-admin-") as workdir:
+        os.environ["DATABASE_URL"] = f"sqlite:///{Path(workdir) / 'db.sqlite3'}"
+        run(args.parts, args.repeat)
+
+
+def run(parts: int, repeat: int) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "playground.settings")
     import django
 
@@ -46,11 +50,11 @@ def main() -> None:
     client, fill = _prepare()
 
     fill(BASELINE_PARTS)
-    baseline = {name: _time(client, url, args.repeat) for name, url in PAGES.items()}
-    fill(args.parts - BASELINE_PARTS)
-    measured = {name: _time(client, url, args.repeat) for name, url in PAGES.items()}
+    baseline = {name: _time(client, url, repeat) for name, url in PAGES.items()}
+    fill(parts - BASELINE_PARTS)
+    measured = {name: _time(client, url, repeat) for name, url in PAGES.items()}
 
-    print(f"admin_changelist: {BASELINE_PARTS:,} vs {args.parts:,} parts, SQLite, {sys.version}")
+    print(f"admin_changelist: {BASELINE_PARTS:,} vs {parts:,} parts, SQLite, {sys.version}")
     for name in PAGES:
         (base_ms, base_q), (ms, queries) = baseline[name], measured[name]
         print(

@@ -49,7 +49,7 @@ class Part(models.Model):
             models.UniqueConstraint(fields=["turn", "call_index"], name="unique_part_call"),
         ]
         indexes = [
-            models.Index(fields=["state"]),
+            models.Index(fields=["state", "-created_at"]),
             models.Index(fields=["conversation", "turn"]),
             models.Index(fields=["-created_at"]),
             models.Index(fields=["conversation", "approval_key"]),

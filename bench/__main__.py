@@ -1,0 +1,107 @@
+"""Run the benchmarks: `python -m bench [NAME ...] [--stack embedded|scaleout|both] [--quick]`.
+
+Each benchmark runs in its own process against a freshly started stack, so one cannot warm
+up or slow down the next. At the end, a summary table in Markdown (for bench/README.md).
+"""
+
+import argparse
+import json
+import subprocess
+import sys
+
+NAMES = ["push_latency", "settle_throughput", "waiting_cost", "replay_render"]
+
+
+def headline(result: dict) -> tuple[str, str, str]:
+    """Return (measured, baseline, ratio or verdict) as table cells."""
+    r = result
+    match r["bench"]:
+        case "push_latency":
+            return (
+                f"median {r['elicit_median_ms']:.1f} ms, p99 {r['elicit_p99_ms']:.1f} ms "
+                f"(save+render+send {r['save_render_send_median_ms']:.1f} ms)",
+                f"median {r['baseline_median_ms']:.1f} ms, p99 {r['baseline_p99_ms']:.1f} ms",
+                f"{r['ratio_median']:.2f} (p99 {r['ratio_p99']:.2f})",
+            )
+        case "settle_throughput":
+            return (
+                f"{r['cycles_per_s']:.1f} cycles/s ({r['cycles']} cycles)",
+                f"{r['baseline_posts_per_s']:.0f} POST/s",
+                f"{r['ratio']:.2f}",
+            )
+        case "waiting_cost":
+            suffix = "_cpu_pct_none"
+            processes = [key.removesuffix(suffix) for key in r if key.endswith(suffix)]
+            cells = [
+                f"{name}: CPU {r[f'{name}_cpu_pct_pending']:.1f} %, RSS "
+                f"{r[f'{name}_rss_mb_half']:.0f}→{r[f'{name}_rss_mb_all']:.0f} MB (half→all)"
+                for name in processes
+            ]
+            measured = f"{r['pending_questions']:,} pending: " + "; ".join(cells)
+            baseline = "none pending: " + "; ".join(
+                f"{name}: CPU {r[f'{name}_cpu_pct_none']:.1f} %, RSS "
+                f"{r[f'{name}_rss_mb_none']:.0f} MB"
+                for name in processes
+            )
+            census = (
+                f"web tasks {r['web_loop_tasks_none']}→{r['web_loop_tasks_pending']}, "
+                f"Turn/Part in memory {r['web_turns_in_memory_pending']}/"
+                f"{r['web_parts_in_memory_pending']}"
+            )
+            return measured, baseline, census
+        case "replay_render":
+            return (
+                f"{r['parts'].split(' vs ')[1]} parts: {r['queries_large']} queries, "
+                f"{r['page_ms_large']:.0f} ms",
+                f"{r['parts'].split(' vs ')[0]} parts: {r['queries_small']} queries, "
+                f"{r['page_ms_small']:.0f} ms",
+                f"{r['ms_per_part']:.2f} ms per part",
+            )
+    return "", "", ""
+
+
+def table(results: list[dict]) -> str:
+    lines = [
+        "| benchmark | stack | measured | baseline (same run) | ratio | target | met |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for result in results:
+        measured, baseline, ratio = headline(result)
+        met = "yes" if result["met"] else "**no**"
+        lines.append(
+            f"| {result['bench']}{' (quick)' if result['quick'] else ''} | {result['setup']} "
+            f"| {measured} | {baseline} | {ratio} | {result['target']} | {met} |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("names", nargs="*", metavar="NAME", help=f"any of {', '.join(NAMES)}")
+    parser.add_argument("--stack", choices=["embedded", "scaleout", "both"], default="both")
+    parser.add_argument("--quick", action="store_true", help="smaller sizes, shorter idle")
+    parser.add_argument("--idle", type=float, help="waiting_cost idle seconds (default 60)")
+    args, extra = parser.parse_known_args()
+    if unknown := set(args.names) - set(NAMES):
+        parser.error(f"no benchmark named {', '.join(sorted(unknown))}")
+    stacks = ["embedded", "scaleout"] if args.stack == "both" else [args.stack]
+    idle = args.idle or (10 if args.quick else 60)
+    results = []
+    for name in args.names or NAMES:
+        for stack in stacks:
+            command = [sys.executable, "-m", f"bench.{name}", "--stack", stack, "--idle", str(idle)]
+            command += ["--quick"] * args.quick + extra
+            output = subprocess.run(command, capture_output=True, text=True)
+            print(output.stdout, end="", flush=True)
+            if output.returncode:
+                print(output.stderr[-4000:], file=sys.stderr)
+                continue
+            line = next(line for line in output.stdout.splitlines() if line.startswith("RESULT "))
+            results.append(json.loads(line.removeprefix("RESULT ")))
+    if results:
+        print(f"\n{results[0]['date']}, {results[0]['machine']}\n")
+        print(table(results))
+
+
+if __name__ == "__main__":
+    main()
