@@ -28,7 +28,7 @@ $(VENV)/.test-deps: requirements.txt requirements-test.txt | $(PY)
 
 run: $(VENV)/.run-deps
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py seed
+	$(PY) manage.py seed --local-login
 	DEBUG=$${DEBUG:-1} $(PY) -m daphne -b $(HOST) -p $(PORT) playground.asgi:application
 
 test: $(VENV)/.test-deps

@@ -49,13 +49,8 @@ async def measure(stack, small: int, large: int) -> dict:
 
 async def _fill(person: Person, conversation: int, count: int) -> None:
     """Ask `count` questions in the conversation and answer each one."""
-    numbers = iter(range(count))
-
-    async def client() -> None:
-        for number in numbers:
-            await person.post(f"/c/{conversation}/send", {"text": f"{conversation}-{number}"})
-
-    await asyncio.gather(*(client() for _ in range(CONCURRENCY)))
+    for number in range(count):  # one at a time, as one person in one conversation
+        await person.post(f"/c/{conversation}/send", {"text": f"{conversation}-{number}"})
     part_ids = iter(await asyncio.to_thread(_wait_for_pending, conversation, count))
 
     async def answer() -> None:

@@ -105,14 +105,13 @@ def _cpu_seconds(process) -> float:
 
 
 async def _ask(person: Person, conversations: list[int], numbers: range) -> None:
-    work = [(conversation, number) for number in numbers for conversation in conversations]
-    items = iter(work)
+    # One client per group of conversations: a conversation gets one message at a time.
+    async def client(group: list[int]) -> None:
+        for number in numbers:
+            for conversation in group:
+                await person.post(f"/c/{conversation}/send", {"text": f"{conversation}-{number}"})
 
-    async def client() -> None:
-        for conversation, number in items:
-            await person.post(f"/c/{conversation}/send", {"text": f"{conversation}-{number}"})
-
-    await asyncio.gather(*(client() for _ in range(CONCURRENCY)))
+    await asyncio.gather(*(client(conversations[i::CONCURRENCY]) for i in range(CONCURRENCY)))
 
 
 def _wait_until_all_wait(count: int) -> None:

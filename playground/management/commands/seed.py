@@ -1,4 +1,4 @@
-"""Create the registered agents' rows and, on first run only, a local login."""
+"""Create the registered agents' rows and, with --local-login, a first-run login."""
 
 import secrets
 
@@ -13,7 +13,14 @@ LOGIN_FILE = settings.BASE_DIR / ".local-login"
 
 
 class Command(BaseCommand):
-    help = "Create or update the built-in agents, and a local login on first run."
+    help = "Create or update the built-in agents; with --local-login, a login on first run."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument(
+            "--local-login",
+            action="store_true",
+            help="Create an admin login if there are no users yet, and print it (make run).",
+        )
 
     def handle(self, *args, **options) -> None:
         for spec in REGISTRY.values():
@@ -27,6 +34,10 @@ class Command(BaseCommand):
                         "builtin": True,
                     },
                 )
+        if options["local_login"]:
+            self._local_login()
+
+    def _local_login(self) -> None:
         User = get_user_model()
         if not User.objects.exists():
             password = secrets.token_urlsafe(12)
