@@ -41,8 +41,9 @@ lint: $(VENV)/.test-deps
 	$(PY) -m ruff check --fix .
 	$(PY) -m ruff format .
 
+# `make bench` runs all benchmarks on both stacks; `make bench BENCH="push_latency --quick"`.
 bench: $(VENV)/.test-deps
-	$(PY) -m bench
+	$(PY) -m bench $(BENCH)
 
 clean:
 	rm -rf $(VENV) db.sqlite3 .local-login

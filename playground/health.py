@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.deprecation import MiddlewareMixin
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +46,7 @@ async def _outcome(check) -> str:
 
 
 @never_cache
+@require_safe
 async def healthz(request: HttpRequest) -> JsonResponse:
     """Return 200 when the database and the channel layer answer, else 503 naming the failure."""
     checks = {

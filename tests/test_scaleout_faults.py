@@ -5,6 +5,7 @@ PostgreSQL through a TCP pass-through the test unplugs, so the machine's shared 
 never go down. The worker reaches PostgreSQL directly.
 """
 
+import shutil
 import signal
 import socket
 import subprocess
@@ -100,6 +101,8 @@ class Cable:
 @pytest.fixture(scope="module")
 def faults(tmp_path_factory):
     require_services()
+    if not shutil.which("redis-server"):
+        pytest.fail("the fault tests start a Redis of their own: install redis-server")
     workdir = tmp_path_factory.mktemp("scaleout-faults")
     (workdir / "server").mkdir()
     database = PostgresDatabase()

@@ -19,7 +19,9 @@ CHROMIUM_FLAGS = [
 USERS = {"alice": "alice-password-1", "bob": "bob-password-1"}
 
 
-@pytest.fixture(scope="session")
+# Per module: Playwright's sync API keeps an event loop running in this thread while it is
+# open, and Django refuses database calls from a thread with a running loop.
+@pytest.fixture(scope="module")
 def browser():
     executable = shutil.which("chromium")
     assert executable, "Browser tests need Debian's chromium: apt-get install chromium"
