@@ -121,7 +121,13 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("REDIS_PREFIX", "asgi")},
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                "prefix": os.environ.get("REDIS_PREFIX", "asgi"),
+                # All the open tabs of one web process share one Redis list: at the default
+                # capacity (100) a busy process silently drops pushes (seen in bench/).
+                "capacity": 2000,
+            },
         }
     }
 else:
