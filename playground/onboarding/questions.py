@@ -91,8 +91,8 @@ def _minutes_field(title: str, default: Any = None) -> dict[str, Any]:
     field: dict[str, Any] = {
         "type": "integer",
         "title": title,
-        "description": f"Between {MIN_MINUTES} and {MAX_MINUTES}. Used by the every-few-minutes "
-        "schedule.",
+        # The form states the limits itself ("Enter 5 to 1440.").
+        "description": "Used by the every-few-minutes schedule.",
         "minimum": MIN_MINUTES,
         "maximum": MAX_MINUTES,
     }
