@@ -29,6 +29,7 @@ $(VENV)/.test-deps: requirements.txt requirements-test.txt | $(PY)
 run: $(VENV)/.run-deps
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed --local-login
+	@echo "Serving on http://$(HOST):$(PORT) (Ctrl+C stops)."
 	DEBUG=$${DEBUG:-1} $(PY) -m daphne -b $(HOST) -p $(PORT) playground.asgi:application
 
 test: $(VENV)/.test-deps

@@ -3,6 +3,7 @@
 import asyncio
 import gc
 import threading
+import tracemalloc
 
 import psutil
 from django.contrib.admin.models import ADDITION, LogEntry
@@ -37,5 +38,14 @@ def census(request: HttpRequest) -> JsonResponse:
             "parts_in_memory": sum(1 for obj in objects if isinstance(obj, Part)),
             "turns_in_memory": sum(1 for obj in objects if isinstance(obj, Turn)),
             "gc_objects": len(objects),
+            "allocated_by": _top_allocations(),
         }
     )
+
+
+def _top_allocations() -> list[str]:
+    """Where the live memory was allocated, when run with PYTHONTRACEMALLOC=N (diagnosis)."""
+    if not tracemalloc.is_tracing():
+        return []
+    stats = tracemalloc.take_snapshot().statistics("traceback")
+    return [f"{stat.size / 2**20:.1f} MB: " + " < ".join(map(str, stat.traceback)) for stat in stats[:8]]

@@ -52,4 +52,3 @@ class Command(BaseCommand):
         elif LOGIN_FILE.exists():
             username, password = LOGIN_FILE.read_text().split()
             self.stdout.write(f"Local login: username {username}, password {password}")
-        self.stdout.write("Serving on http://127.0.0.1:8000 (Ctrl+C stops).")
