@@ -38,13 +38,13 @@ def census(request: HttpRequest) -> JsonResponse:
             "parts_in_memory": sum(1 for obj in objects if isinstance(obj, Part)),
             "turns_in_memory": sum(1 for obj in objects if isinstance(obj, Turn)),
             "gc_objects": len(objects),
-            "allocated_by": _top_allocations(),
+            "allocated_by": _top_allocations() if request.GET.get("allocations") else [],
         }
     )
 
 
 def _top_allocations() -> list[str]:
-    """Where the live memory was allocated, when run with PYTHONTRACEMALLOC=N (diagnosis)."""
+    """Where live memory was allocated: `?allocations=1` on a server run with PYTHONTRACEMALLOC=N."""
     if not tracemalloc.is_tracing():
         return []
     stats = tracemalloc.take_snapshot().statistics("traceback")
