@@ -44,8 +44,8 @@ def census(request: HttpRequest) -> JsonResponse:
 
 
 def _top_allocations() -> list[str]:
-    """Where live memory was allocated: `?allocations=1` on a server run with PYTHONTRACEMALLOC=N."""
+    """Where live memory was allocated: `?allocations=1`, server run with PYTHONTRACEMALLOC=N."""
     if not tracemalloc.is_tracing():
         return []
     stats = tracemalloc.take_snapshot().statistics("traceback")
-    return [f"{stat.size / 2**20:.1f} MB: " + " < ".join(map(str, stat.traceback)) for stat in stats[:8]]
+    return [f"{s.size / 2**20:.1f} MB: " + " < ".join(map(str, s.traceback)) for s in stats[:8]]

@@ -186,7 +186,8 @@ def test_while_the_database_is_unreachable_requests_get_a_503_page_and_nothing_i
     finally:
         cable.plug()
 
-    assert person.client.get("/healthz").status_code == 200
+    # Back: the connection pool reconnects on its own within seconds.
+    wait_for(lambda: person.client.get("/healthz").status_code == 200, timeout=30)
     assert person.client.get(f"/c/{conversation}/").status_code == 200
     assert (
         database.query(
