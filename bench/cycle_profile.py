@@ -130,6 +130,7 @@ def _passthrough(execute, sql, params, many, context):
 
 
 def run(stack, quick: bool, **options) -> dict:
+    assert not stack.workers, "run with --workers 0: the resumed runs are executed here"
     return profile(stack)
 
 

@@ -736,7 +736,8 @@ def _message(error: ValidationError, field: Field) -> str:
             return "Choose each option only once."
         case "pattern":
             # A regular expression means nothing to most people; an example does.
-            example = f", like {field.placeholder}" if field.placeholder else ""
+            placeholder = " ".join((field.placeholder or "").split())  # keep it one line
+            example = f", like {placeholder}" if placeholder else ""
             return f"This is not in the expected format{example}."
         case "format":
             return _FORMAT_MESSAGES[limit]

@@ -44,6 +44,11 @@ def render_message(message: Message) -> str:
     return _append_to_turn(message.turn_id, _message_html(message))
 
 
+def render_new_part(part: Part) -> str:
+    """Return a part its run just created: the run already holds what rendering needs."""
+    return _append_to_turn(part.turn_id, render_part_html(part))
+
+
 def render_part(part: Part) -> str:
     """Return a part in its current state: added to its turn, or replacing the shown copy."""
     part = Part.objects.select_related("conversation__agent", "settled_by").get(pk=part.pk)

@@ -275,7 +275,7 @@ class TurnContext:
             await part.asave()
         except IntegrityError:
             return await Part.objects.aget(turn=self.turn, call_index=index)
-        await _push(self.conversation.pk, fragments.render_part, part)
+        await _push(self.conversation.pk, fragments.render_new_part, part)
         await Part.objects.filter(pk=part.pk).aupdate(pushed_at=timezone.now())
         return part
 

@@ -93,6 +93,10 @@ def send_message(request: HtmxHttpRequest, conversation_id: int) -> HttpResponse
         )
     text, redacted = redact_secrets(text)
     with transaction.atomic():
+        # Two sends at once must not take the same turn index: lock the conversation first.
+        conversation = (
+            Conversation.objects.select_for_update().select_related("agent").get(pk=conversation.pk)
+        )
         last = conversation.turns.aggregate(last=Max("index"))["last"]
         turn = Turn.objects.create(
             conversation=conversation,
