@@ -1,23 +1,10 @@
 """The bench agent: one typed question per turn, then a reply that quotes the answer."""
 
 from playground.agents import agent
+from playground.builtin_agents.deploy_assistant import ENVIRONMENTS
 
-QUESTION = {
-    "type": "object",
-    "properties": {
-        "environment": {
-            "type": "string",
-            "title": "Environment",
-            "oneOf": [
-                {"const": "preview", "title": "Preview", "description": "A throwaway copy."},
-                {"const": "staging", "title": "Staging", "description": "Shared test servers."},
-                {"const": "production", "title": "Production", "description": "Real users."},
-            ],
-        },
-        "version": {"type": "string", "title": "Version", "default": "main", "maxLength": 40},
-    },
-    "required": ["environment"],
-}
+# The Deploy assistant's first question: a realistic select plus a text field.
+QUESTION = ENVIRONMENTS
 
 
 @agent("bench-ask", name="Bench: one question", description="Asks one question per message.")
