@@ -33,3 +33,20 @@ def seeded(db) -> None:
 
 def make_conversation(owner: User, slug: str) -> Conversation:
     return Conversation.objects.create(owner=owner, agent=Agent.objects.get(slug=slug))
+
+
+def make_question(turn, payload: dict, *, call_index: int = 0, actions=("accept", "cancel")):
+    """Store a pending question as a run would: the payload and its normalized request."""
+    from elicitation.contract import parse_request
+    from elicitation.models import Part
+
+    return Part.objects.create(
+        conversation=turn.conversation,
+        turn=turn,
+        call_index=call_index,
+        tool_call_id=f"call_{call_index}",
+        render_kind="elicitation",
+        payload=payload,
+        normalized=parse_request(payload).to_dict(),
+        allowed_actions=list(actions),
+    )

@@ -1,9 +1,8 @@
 """Whatever HTML an agent puts in its text, titles, descriptions or labels is shown as text."""
 
-from elicitation.contract import parse_request
 from elicitation.models import Part
 from playground.models import Message, Turn
-from tests.conftest import make_conversation
+from tests.conftest import make_conversation, make_question
 
 EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 SHOWN = "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"
@@ -30,16 +29,7 @@ def test_agent_html_never_reaches_the_page_as_markup(client, alice, seeded):
         },
     }
     payload = {"message": EVIL, "requestedSchema": schema}
-    Part.objects.create(
-        conversation=conversation,
-        turn=turn,
-        call_index=1,
-        tool_call_id="call_1",
-        render_kind="elicitation",
-        payload=payload,
-        normalized=parse_request(payload).to_dict(),
-        allowed_actions=["accept", "cancel"],
-    )
+    make_question(turn, payload, call_index=1)
     Part.objects.create(
         conversation=conversation,
         turn=turn,

@@ -10,7 +10,7 @@ from elicitation.models import Part
 from elicitation.settle import settle_part
 from playground.asgi import application
 from playground.models import Message, Turn
-from tests.conftest import make_conversation
+from tests.conftest import make_conversation, make_question
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,16 +27,7 @@ def conversation(alice, seeded):
     turn = Turn.objects.create(conversation=conversation, index=0, text="ask", status="done")
     Message.objects.create(turn=turn, call_index=0, text="One question first.")
     payload = {"message": "Which environment?", "requestedSchema": SCHEMA}
-    Part.objects.create(
-        conversation=conversation,
-        turn=turn,
-        call_index=1,
-        tool_call_id="call_1",
-        render_kind="elicitation",
-        payload=payload,
-        normalized=contract.parse_request(payload).to_dict(),
-        allowed_actions=["accept", "decline", "cancel"],
-    )
+    make_question(turn, payload, call_index=1, actions=["accept", "decline", "cancel"])
     return conversation
 
 

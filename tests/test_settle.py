@@ -3,10 +3,9 @@
 import pytest
 from django.test import Client
 
-from elicitation.contract import parse_request
 from elicitation.models import Part
 from playground.models import Turn
-from tests.conftest import make_conversation
+from tests.conftest import make_conversation, make_question
 
 SCHEMA = {
     "type": "object",
@@ -41,16 +40,7 @@ def pending_part(owner, schema=SCHEMA, actions=("accept", "decline", "cancel")) 
         conversation=conversation, index=0, text="ask", status=Turn.Status.DONE
     )
     payload = {"message": "Where should I deploy?", "requestedSchema": schema}
-    return Part.objects.create(
-        conversation=conversation,
-        turn=turn,
-        call_index=0,
-        tool_call_id="call_1",
-        render_kind="elicitation",
-        payload=payload,
-        normalized=parse_request(payload).to_dict(),
-        allowed_actions=list(actions),
-    )
+    return make_question(turn, payload, actions=actions)
 
 
 def settle(client: Client, part: Part, action: str = "accept", **fields):
