@@ -1,24 +1,26 @@
 """The golden contract fixtures hold for the Python implementation (no Django)."""
 
-import json
-from pathlib import Path
-
 import pytest
 
 from elicitation import contract
 from elicitation.contract import Degraded, ElicitationRequest, parse_request
+from tests.golden import GOLDEN as FIXTURES
+from tests.golden import golden_files as fixture_files
+from tests.golden import load, reference_examples
 
-FIXTURES = Path(__file__).resolve().parents[1] / "elicitation" / "fixtures" / "contract"
-# CI clones the repository with shared/ beside it, so look next to the checkout.
-REFERENCE = Path(__file__).resolve().parents[2] / "shared/reference/mcp_examples.json"
-
-
-def fixture_files(folder: str) -> list[Path]:
-    return sorted((FIXTURES / folder).glob("*.json"))
-
-
-def load(path: Path) -> dict:
-    return json.loads(path.read_text())
+# The real payloads from public agents and the MCP specs (the shared reference payloads
+# when this was written), each kept here as a golden request file with its source.
+REFERENCE_NAMES = {
+    "alternative_date",
+    "confirmation_only",
+    "contact_form",
+    "contact_with_plan",
+    "enum_variants",
+    "everything_server_all_types",
+    "nullable_anyof_legacy_server",
+    "registration_lengths_enumnames",
+    "single_required_string",
+}
 
 
 def test_every_folder_has_fixtures():
@@ -61,11 +63,9 @@ def test_envelope_fixture(case):
     assert getattr(contract, case["call"])(*case["args"]) == case["result"]
 
 
-def test_every_reference_payload_has_a_request_fixture():
-    if not REFERENCE.exists():
-        pytest.fail(f"reference payloads not found at {REFERENCE}: check out shared/ beside main/")
-    for example in json.loads(REFERENCE.read_text()):
-        path = FIXTURES / "requests" / f"{example['name']}.json"
-        assert path.exists(), f"{example['name']} from mcp_examples.json has no fixture"
-        payload = {"message": example["message"], "requestedSchema": example["requestedSchema"]}
-        assert load(path)["payload"] == payload
+def test_every_reference_payload_is_kept_with_its_source():
+    examples = reference_examples()
+    assert set(examples) == REFERENCE_NAMES
+    for example in examples.values():
+        assert example["source"].strip()
+        assert isinstance(parse_request(example), ElicitationRequest), example["name"]

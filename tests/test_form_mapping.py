@@ -1,19 +1,15 @@
 """Every reference schema shape becomes the form control a person expects (no database)."""
 
-import json
-from pathlib import Path
-
 import pytest
-from django.conf import settings
 
 from elicitation.contract import ElicitationRequest, parse_request
 from elicitation.forms import answer_rows, build_widgets
 from elicitation.models import Part
 from elicitation.rendering import render_part
 from playground.models import Agent, Conversation
+from tests.golden import reference_examples
 
-REFERENCE = Path(settings.BASE_DIR).parent / "shared" / "reference" / "mcp_examples.json"
-EXAMPLES = {example["name"]: example for example in json.loads(REFERENCE.read_text())}
+EXAMPLES = reference_examples()
 
 
 def _request(schema: dict, message: str = "Tell me") -> ElicitationRequest:

@@ -8,11 +8,6 @@ from playwright.sync_api import Locator, Page
 from tests.live_server import BASE_DIR
 
 ARTIFACTS = BASE_DIR / "test-artifacts"
-REFERENCE = BASE_DIR.parent / "shared" / "reference" / "mcp_examples.json"
-
-
-def reference_examples() -> dict[str, dict]:
-    return {example["name"]: example for example in json.loads(REFERENCE.read_text())}
 
 
 def open_chat(page: Page, server, agent: str) -> None:

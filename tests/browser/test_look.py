@@ -10,8 +10,9 @@ import os
 import pytest
 from playwright.sync_api import Page
 
-from tests.browser.chat import ARTIFACTS, ask, open_chat, reference_examples, screenshot, send
+from tests.browser.chat import ARTIFACTS, ask, open_chat, screenshot, send
 from tests.browser.conftest import log_in
+from tests.golden import reference_examples
 from tests.live_server import BASE_DIR
 
 LOOKS = {"light": ("light", 900), "dark": ("dark", 900), "phone": ("light", 375)}

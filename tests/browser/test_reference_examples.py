@@ -5,8 +5,9 @@ import re
 import pytest
 from playwright.sync_api import Locator
 
-from tests.browser.chat import ask, last_envelope, open_chat, reference_examples, screenshot
+from tests.browser.chat import ask, last_envelope, open_chat, screenshot
 from tests.browser.conftest import log_in
+from tests.golden import reference_examples
 
 EXAMPLES = reference_examples()
 ADA = {"name": "Ada Lovelace", "email": "ada@example.com"}
