@@ -30,7 +30,7 @@ run: $(VENV)/.run-deps
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed --local-login
 	@echo "Serving on http://$(HOST):$(PORT) (Ctrl+C stops)."
-	DEBUG=$${DEBUG:-1} $(PY) -m daphne -b $(HOST) -p $(PORT) playground.asgi:application
+	DEBUG=$${DEBUG:-1} $(PY) manage.py serve --host $(HOST) --port $(PORT)
 
 test: $(VENV)/.test-deps
 	$(PY) -m ruff check .

@@ -67,13 +67,14 @@ def instrument(watch: Stopwatch) -> None:
 
 
 def profile(stack) -> dict:
+    from asgiref.sync import async_to_sync
     from django.contrib.auth.models import User
     from django.db import connection
     from django.test import Client
 
     from elicitation.models import Part
     from playground.models import Agent, Conversation
-    from playground.tasks import run_turn
+    from playground.tasks import execute_turn
 
     user = User.objects.get(username=USERNAME)
     client = Client(HTTP_HOST="127.0.0.1")
@@ -83,7 +84,7 @@ def profile(stack) -> dict:
     for number in range(CYCLES + 5):
         client.post(f"/c/{conversation.pk}/send", {"text": f"p{number}"}, HTTP_HX_REQUEST="true")
         if stack.kind == "scaleout":
-            run_turn.call(conversation.turns.latest("index").pk)  # as a worker would
+            async_to_sync(execute_turn)(conversation.turns.latest("index").pk)  # as a worker would
     parts = list(Part.objects.filter(conversation=conversation, state=Part.State.PENDING))
 
     watch, baseline = Stopwatch(), Stopwatch()
@@ -96,7 +97,7 @@ def profile(stack) -> dict:
             started = time.perf_counter()
             client.post(f"/parts/{part.pk}/settle", answer, HTTP_HX_REQUEST="true")
             if stack.kind == "scaleout":
-                run_turn.call(part.turn_id)
+                async_to_sync(execute_turn)(part.turn_id)
             cycle_seconds.append(time.perf_counter() - started)
         with connection.execute_wrapper(baseline.query if measured else _passthrough):
             started = time.perf_counter()

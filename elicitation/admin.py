@@ -21,7 +21,7 @@ from elicitation.admin_frame import chat_frame
 from elicitation.admin_overview import overview, range_form
 from elicitation.exports import export_csv, export_jsonl
 from elicitation.models import Part
-from elicitation.rendering import render_part
+from elicitation.rendering import render_part_html
 from elicitation.review import describe_duration, search, with_answer_time
 from elicitation.settle import settle_part
 
@@ -217,7 +217,9 @@ class PartAdmin(admin.ModelAdmin):
     @admin.display(description="Question")
     def question(self, part):
         owner = part.conversation.owner.get_username()
-        return chat_frame(render_part(part, disabled=True), title=f"The question as {owner} saw it")
+        return chat_frame(
+            render_part_html(part, disabled=True), title=f"The question as {owner} saw it"
+        )
 
     @admin.display(description="Turn")
     def turn_link(self, part):
@@ -279,7 +281,7 @@ class PartAdmin(admin.ModelAdmin):
     def cancel_pending(self, request, queryset):
         cancelled = skipped = 0
         for part in queryset:
-            if part.is_pending and settle_part(part.pk, contract.cancel(), user=request.user):
+            if part.is_pending and settle_part(part, contract.cancel(), user=request.user):
                 cancelled += 1
                 self.log_change(request, part, "Cancelled the pending question.")
             else:

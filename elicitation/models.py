@@ -4,6 +4,12 @@ from django.conf import settings
 from django.db import models
 
 
+class PartQuerySet(models.QuerySet):
+    def owned_by(self, user) -> "PartQuerySet":
+        """Return the parts of the person's own conversations (anyone else's are not there)."""
+        return self.filter(conversation__owner=user)
+
+
 class Part(models.Model):
     class State(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -42,6 +48,8 @@ class Part(models.Model):
         on_delete=models.SET_NULL,
         related_name="settled_parts",
     )
+
+    objects = PartQuerySet.as_manager()
 
     class Meta:
         ordering = ["created_at", "id"]

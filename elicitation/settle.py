@@ -1,12 +1,18 @@
 """Move a part out of `pending`: one conditional UPDATE, so exactly one settlement wins."""
 
+from functools import partial
+
 from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
 from elicitation.models import Part
+from elicitation.rendering import render_part_html
 
-# Sent after the winning settlement commits; the runtime resumes the run, the chat pushes the chip.
+# Sent inside the winning settlement's transaction, with `part`: the runtime queues the run
+# there, so the answer and the resumption commit together or not at all.
+part_settling = Signal()
+# Sent after the commit, with `part` and its rendered fragment `html`: the chat pushes it.
 part_settled = Signal()
 
 STATE_FOR_ACTION = {
@@ -17,13 +23,21 @@ STATE_FOR_ACTION = {
 }
 
 
-def settle_part(part_id: int, envelope: dict, *, user=None) -> bool:
-    """Settle a pending part with a response envelope; return False if it was already settled."""
-    state = STATE_FOR_ACTION[envelope["action"]]
+def settle_part(part: Part, envelope: dict, *, user=None) -> str | None:
+    """Settle a pending part with a response envelope.
+
+    Return the settled part's HTML (rendered once, for the response and every open tab), or
+    None when another settlement won first; `part` is then left as it was.
+    """
+    state, now = STATE_FOR_ACTION[envelope["action"]], timezone.now()
     with transaction.atomic():
-        won = Part.objects.filter(pk=part_id, state=Part.State.PENDING).update(
-            state=state, response=envelope, settled_at=timezone.now(), settled_by=user
+        won = Part.objects.filter(pk=part.pk, state=Part.State.PENDING).update(
+            state=state, response=envelope, settled_at=now, settled_by=user
         )
-        if won:
-            transaction.on_commit(lambda: part_settled.send(Part, part_id=part_id))
-    return bool(won)
+        if not won:
+            return None
+        part.state, part.response, part.settled_at, part.settled_by = state, envelope, now, user
+        part_settling.send(Part, part=part)
+    html = render_part_html(part)
+    transaction.on_commit(partial(part_settled.send, Part, part=part, html=html))
+    return html

@@ -6,8 +6,11 @@ class PlaygroundConfig(AppConfig):
     verbose_name = "Playground"
 
     def ready(self) -> None:
-        from elicitation.settle import part_settled
+        # Imported here, once the app registry is ready (Django's documented place for it).
+        from elicitation.settle import part_settled, part_settling
         from playground import builtin_agents  # noqa: F401  (registers the built-in agents)
-        from playground.runtime import on_part_settled
+        from playground.push import on_part_settled
+        from playground.tasks import on_part_settling
 
-        part_settled.connect(on_part_settled, dispatch_uid="resume-after-settle")
+        part_settling.connect(on_part_settling, dispatch_uid="queue-turn-on-settle")
+        part_settled.connect(on_part_settled, dispatch_uid="push-settled-part")

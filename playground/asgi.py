@@ -12,10 +12,11 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import path  # noqa: E402
 
-from playground import server_loop  # noqa: E402
+from playground import embedded, server_loop  # noqa: E402
 from playground.consumers import ConversationConsumer  # noqa: E402
 
-server_loop.adopt_daphne_loop()
+# `manage.py serve` starts the embedded runner as soon as daphne's loop exists; under another
+# server it starts with the first connection.
 application = server_loop.remember_loop(
     ProtocolTypeRouter(
         {
@@ -26,5 +27,6 @@ application = server_loop.remember_loop(
                 )
             ),
         }
-    )
+    ),
+    startup=embedded.start,
 )

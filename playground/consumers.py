@@ -1,6 +1,6 @@
 """One websocket per open conversation: join its group, forward rendered fragments."""
 
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from playground import fragments
@@ -12,10 +12,7 @@ class ConversationConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope["user"]
         conversation_id = self.scope["url_route"]["kwargs"]["conversation_id"]
-        owns = (
-            user.is_authenticated
-            and await Conversation.objects.filter(pk=conversation_id, owner=user).aexists()
-        )
+        owns = user.is_authenticated and await _owns(user, conversation_id)
         if not owns:
             await self.close()  # refused before the handshake completes
             return
@@ -23,7 +20,7 @@ class ConversationConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         # Whatever happened while this tab had no socket (first load or a reconnect).
-        await self.send(text_data=await sync_to_async(fragments.resync)(conversation_id))
+        await self.send(text_data=await database_sync_to_async(fragments.resync)(conversation_id))
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
@@ -31,3 +28,8 @@ class ConversationConsumer(AsyncWebsocketConsumer):
 
     async def fragment_push(self, event: dict) -> None:
         await self.send(text_data=event["html"])
+
+
+@database_sync_to_async
+def _owns(user, conversation_id: int) -> bool:
+    return Conversation.objects.owned_by(user).filter(pk=conversation_id).exists()

@@ -8,7 +8,7 @@ idempotent and a reconnecting tab can simply be sent everything again.
 from django.template.loader import render_to_string
 
 from elicitation.models import Part
-from elicitation.rendering import render_part as render_part_html
+from elicitation.rendering import render_part_html
 from playground.models import Conversation, Message, Turn
 
 
@@ -31,7 +31,8 @@ def transcript(conversation: Conversation, *, disabled: bool = False) -> list[di
     ]
 
 
-def _append_to_turn(turn_id: int, html: str) -> str:
+def append_to_turn(turn_id: int, html: str) -> str:
+    """Wrap an item's HTML so a push adds it to its turn (or replaces the copy shown)."""
     return f'<div hx-swap-oob="beforeend:#turn-{turn_id}-items">{html}</div>'
 
 
@@ -41,18 +42,12 @@ def _message_html(message: Message) -> str:
 
 def render_message(message: Message) -> str:
     """Return a new agent message, appended to its turn."""
-    return _append_to_turn(message.turn_id, _message_html(message))
+    return append_to_turn(message.turn_id, _message_html(message))
 
 
 def render_new_part(part: Part) -> str:
     """Return a part its run just created: the run already holds what rendering needs."""
-    return _append_to_turn(part.turn_id, render_part_html(part))
-
-
-def render_part(part: Part) -> str:
-    """Return a part in its current state: added to its turn, or replacing the shown copy."""
-    part = Part.objects.select_related("conversation__agent", "settled_by").get(pk=part.pk)
-    return _append_to_turn(part.turn_id, render_part_html(part))
+    return append_to_turn(part.turn_id, render_part_html(part))
 
 
 def render_turn(turn: Turn) -> str:
@@ -63,12 +58,8 @@ def render_turn(turn: Turn) -> str:
     return f'<div hx-swap-oob="beforeend:#transcript">{html}</div>'
 
 
-def render_turn_status(turn: Turn) -> str:
-    """Return the conversation's status line: working indicator and waiting questions."""
-    return render_status(turn.conversation)
-
-
 def render_status(conversation: Conversation) -> str:
+    """Return the conversation's status line, to replace the one a tab shows."""
     return render_to_string(
         "playground/conversation.html#status", status_context(conversation) | {"oob": True}
     )
@@ -90,6 +81,6 @@ def resync(conversation_id: int) -> str:
     for entry in transcript(conversation):
         html.append(render_turn(entry["turn"]))
         items = (_message_html(obj) if kind == "message" else obj for kind, obj in entry["items"])
-        html.append(_append_to_turn(entry["turn"].pk, "".join(items)))
+        html.append(append_to_turn(entry["turn"].pk, "".join(items)))
     html.append(render_status(conversation))
     return "".join(html)

@@ -29,12 +29,20 @@ class Agent(models.Model):
         return self.name
 
 
+class ConversationQuerySet(models.QuerySet):
+    def owned_by(self, user) -> "ConversationQuerySet":
+        """Return the person's own conversations: only the owner ever sees one."""
+        return self.filter(owner=user)
+
+
 class Conversation(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="conversations")
     title = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ConversationQuerySet.as_manager()
 
     class Meta:
         ordering = ["-updated_at"]
@@ -45,11 +53,6 @@ class Conversation(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("conversation", args=[self.pk])
-
-    @property
-    def group_name(self) -> str:
-        """Return the channel-layer group every open tab of this conversation joins."""
-        return f"conversation-{self.pk}"
 
 
 class Turn(models.Model):

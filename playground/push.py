@@ -2,10 +2,11 @@
 
 import logging
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 
-from playground import server_loop
+from playground import fragments, server_loop
+from playground.models import Turn
 
 logger = logging.getLogger(__name__)
 
@@ -30,3 +31,15 @@ def push_html_soon(conversation_id: int, html: str) -> None:
     """Push from synchronous code (views, commit hooks): hand it to the server loop if any."""
     if not server_loop.submit(push_html(conversation_id, html)):
         async_to_sync(push_html)(conversation_id, html)
+
+
+async def push_status(turn_id: int) -> None:
+    """Push the conversation's status line (working, questions waiting) after a run changed."""
+    turn = await Turn.objects.select_related("conversation").aget(pk=turn_id)
+    html = await sync_to_async(fragments.render_status)(turn.conversation)
+    await push_html(turn.conversation_id, html)
+
+
+def on_part_settled(sender, part, html: str, **kwargs) -> None:
+    """Show a settled part in every open tab, as the fragment its settlement rendered."""
+    push_html_soon(part.conversation_id, fragments.append_to_turn(part.turn_id, html))

@@ -1,57 +1,30 @@
-"""The durable agent runtime: run a turn, stop at an unanswered question, replay after it.
+"""The agent's side of a turn: the calls it makes (`TurnContext`) and the rules of replay.
 
 A run holds nothing while it waits: reaching a pending question raises `Suspended`, the turn
-is marked `waiting` and the coroutine ends. When the question settles the turn is enqueued
-again and replays from its start. Every call the agent makes gets an index within the turn;
+is marked `waiting` and the coroutine ends (see `tasks`). When the question settles the turn is
+queued again and replays from its start. Every call the agent makes gets an index within the turn;
 on replay a recorded message is not sent again, a recorded step returns its result and a
 settled question returns its envelope, so the agent continues past the answer.
 """
 
-import asyncio
 import hashlib
 import inspect
 import json
-import logging
-import traceback
-import uuid
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.utils import timezone
 
 from elicitation import contract
-from elicitation.kinds import NOT_HANDLED, kind_for
+from elicitation.kinds import NOT_HANDLED, approval, kind_for
 from elicitation.models import Part
 from playground import fragments
-from playground.agents import get_agent_spec
 from playground.models import Message, Step, Turn
-from playground.push import push_html, push_html_soon
-
-logger = logging.getLogger(__name__)
-
-HEARTBEAT_SECONDS = settings.RUN_HEARTBEAT_SECONDS
-# A running turn whose heartbeat is older than this has lost its worker.
-STALE_AFTER = timedelta(seconds=settings.RUN_STALE_AFTER_SECONDS)
+from playground.push import push_html
 
 DEFAULT_ACTIONS = ["accept", "decline", "cancel"]
-APPROVAL_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "scope": {
-            "type": "string",
-            "title": "Approve",
-            "oneOf": [
-                {"const": "once", "title": "Just this once"},
-                {"const": "conversation", "title": "For the rest of this conversation"},
-            ],
-            "default": "once",
-        }
-    },
-}
 
 
 class Suspended(BaseException):
@@ -123,13 +96,19 @@ class TurnContext:
         """Send an agent message (markdown). On replay an already-sent message is not resent."""
         await self._emit(Message.Role.AGENT, text)
 
+    async def report_error(self, text: str) -> None:
+        """Show the person that the run stopped (the runner calls this, not agents)."""
+        await self._emit(Message.Role.ERROR, text)
+
     async def _emit(self, role: str, text: str) -> None:
         index = self._next_call()
         message, created = await Message.objects.aget_or_create(
             turn=self.turn, call_index=index, defaults={"role": role, "text": str(text)}
         )
         if created:
-            await _push(self.conversation.pk, fragments.render_message, message)
+            await push_html(
+                self.conversation.pk, await sync_to_async(fragments.render_message)(message)
+            )
 
     async def step(self, name: str, fn, *args: Any) -> Any:
         """Run a side-effecting step once per turn and record its JSON result for replays."""
@@ -187,9 +166,9 @@ class TurnContext:
             self._next_call()
             return True
         response = await self.render(
-            kind="elicitation",
+            kind="approval",
             message=message,
-            data_schema=APPROVAL_SCHEMA,
+            data_schema=approval.SCHEMA,
             intent="tool_permission",
             details=details,
             approval_key=key,
@@ -275,7 +254,8 @@ class TurnContext:
             await part.asave()
         except IntegrityError:
             return await Part.objects.aget(turn=self.turn, call_index=index)
-        await _push(self.conversation.pk, fragments.render_new_part, part)
+        html = await sync_to_async(fragments.render_new_part)(part)
+        await push_html(self.conversation.pk, html)
         await Part.objects.filter(pk=part.pk).aupdate(pushed_at=timezone.now())
         return part
 
@@ -289,136 +269,8 @@ async def _approved_for_conversation(conversation_id: int, key: str) -> bool:
     approvals = Part.objects.filter(
         conversation_id=conversation_id,
         approval_key=key,
-        intent="tool_permission",
+        render_kind=approval.KIND.name,
         state=Part.State.SUBMITTED,
     ).values_list("response", flat=True)
     scopes = [(response.get("content") or {}).get("scope") async for response in approvals]
     return "conversation" in scopes
-
-
-async def _push(conversation_id: int, render, obj) -> None:
-    html = await sync_to_async(render)(obj)
-    await push_html(conversation_id, html)
-
-
-# --- running a turn ---------------------------------------------------------------------
-
-
-async def execute_turn(turn_id: int) -> None:
-    """Run a queued turn until it is done, failed or waiting for the person."""
-    token = uuid.uuid4().hex
-    claimed = await Turn.objects.filter(pk=turn_id, status=Turn.Status.QUEUED).aupdate(
-        status=Turn.Status.RUNNING,
-        run_token=token,
-        heartbeat_at=timezone.now(),
-        resume_requested=False,
-    )
-    if not claimed:
-        return  # already running elsewhere, or finished
-    await _push_status(turn_id)
-    heartbeat = asyncio.create_task(_heartbeat(turn_id, token))
-    try:
-        while await _replay(turn_id, token) == "waiting":
-            if await sync_to_async(_park)(turn_id, token):
-                break
-    finally:
-        heartbeat.cancel()
-    await _push_status(turn_id)
-
-
-async def _replay(turn_id: int, token: str) -> str:
-    turn = await Turn.objects.select_related("conversation__agent", "conversation__owner").aget(
-        pk=turn_id
-    )
-    ctx = TurnContext(turn)
-    try:
-        spec = get_agent_spec(turn.conversation.agent.kind)
-        await spec.run(ctx, turn.text)
-    except Suspended:
-        return "waiting"
-    except Exception as error:
-        logger.exception("agent run failed (turn %s)", turn_id)
-        summary = f"The agent stopped with an error: {type(error).__name__}: {error}"[:500]
-        await Turn.objects.filter(pk=turn_id, run_token=token).aupdate(
-            status=Turn.Status.FAILED, error=summary, error_trace=traceback.format_exc()
-        )
-        await ctx._emit(Message.Role.ERROR, summary)
-        return "failed"
-    await Turn.objects.filter(pk=turn_id, run_token=token).aupdate(status=Turn.Status.DONE)
-    return "done"
-
-
-def _park(turn_id: int, token: str) -> bool:
-    """Mark the turn waiting; return False if an answer came in meanwhile (replay again)."""
-    with transaction.atomic():
-        turn = Turn.objects.select_for_update().get(pk=turn_id)
-        if turn.run_token != token:
-            return True  # another worker took the turn over
-        if turn.resume_requested:
-            turn.resume_requested = False
-            turn.save(update_fields=["resume_requested", "updated_at"])
-            return False
-        turn.status = Turn.Status.WAITING
-        turn.save(update_fields=["status", "updated_at"])
-        return True
-
-
-async def _heartbeat(turn_id: int, token: str) -> None:
-    while True:
-        await asyncio.sleep(HEARTBEAT_SECONDS)
-        await Turn.objects.filter(pk=turn_id, run_token=token).aupdate(heartbeat_at=timezone.now())
-
-
-async def _push_status(turn_id: int) -> None:
-    turn = await Turn.objects.select_related("conversation").aget(pk=turn_id)
-    await _push(turn.conversation_id, fragments.render_turn_status, turn)
-
-
-def request_resume(turn_id: int) -> None:
-    """Wake a turn after one of its questions settled: enqueue it, or flag the running run."""
-    from playground.tasks import run_turn
-
-    with transaction.atomic():
-        turn = Turn.objects.select_for_update().get(pk=turn_id)
-        if turn.status == Turn.Status.WAITING:
-            turn.status = Turn.Status.QUEUED
-            turn.save(update_fields=["status", "updated_at"])
-            transaction.on_commit(lambda: run_turn.enqueue(turn_id))
-        elif turn.status in (Turn.Status.QUEUED, Turn.Status.RUNNING):
-            turn.resume_requested = True
-            turn.save(update_fields=["resume_requested", "updated_at"])
-
-
-def recover_stale_turns(*, stale_after: timedelta = STALE_AFTER, include_queued=False) -> list:
-    """Enqueue again the turns whose worker died mid-run; return their ids."""
-    from playground.tasks import run_turn
-
-    cutoff = timezone.now() - stale_after
-    recovered = []
-    stale = Turn.objects.filter(status=Turn.Status.RUNNING, heartbeat_at__lt=cutoff)
-    for turn_id in stale.values_list("pk", flat=True):
-        if stale.filter(pk=turn_id).update(status=Turn.Status.QUEUED, run_token=""):
-            recovered.append(turn_id)
-    if include_queued:
-        queued = Turn.objects.filter(status=Turn.Status.QUEUED).exclude(pk__in=recovered)
-        recovered += queued.values_list("pk", flat=True)
-    for turn_id in recovered:
-        run_turn.enqueue(int(turn_id))
-    if recovered:
-        logger.info("picked up %d interrupted turn(s): %s", len(recovered), recovered)
-    return recovered
-
-
-async def recover_turns_at_startup() -> None:
-    """In the embedded default the server is the only worker: every unfinished run is ours."""
-    from django.conf import settings
-
-    if settings.TASK_BACKEND == "inprocess":
-        await sync_to_async(recover_stale_turns)(stale_after=timedelta(0), include_queued=True)
-
-
-def on_part_settled(sender, part_id: int, **kwargs) -> None:
-    """Show the settled part in every open tab and wake its run."""
-    part = Part.objects.get(pk=part_id)
-    push_html_soon(part.conversation_id, fragments.render_part(part))
-    request_resume(part.turn_id)

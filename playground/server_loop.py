@@ -2,19 +2,18 @@
 
 With the in-memory channel layer a `group_send` made from another thread is not delivered
 until the server's loop wakes for some other reason (seen: 0.8-1 s late on an idle loop), so
-pushes and in-process agent runs are scheduled onto this loop instead.
+pushes and the embedded turn runner are scheduled onto this loop instead. This module knows
+nothing of the app: the start-up work is handed in by `asgi.py` or `manage.py serve`.
 """
 
 import asyncio
 import contextvars
 import logging
-import sys
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 
 logger = logging.getLogger(__name__)
 
 _loop: asyncio.AbstractEventLoop | None = None
-_started: set[asyncio.AbstractEventLoop] = set()
 _background: set[asyncio.Task] = set()  # keeps tasks referenced until they finish
 
 
@@ -25,12 +24,14 @@ def get() -> asyncio.AbstractEventLoop | None:
     return None
 
 
-def on_server_loop() -> bool:
-    """Return True when called from the server's loop thread."""
-    try:
-        return asyncio.get_running_loop() is get()
-    except RuntimeError:
-        return False
+def adopt(loop: asyncio.AbstractEventLoop, startup: Callable[[], Coroutine] | None) -> None:
+    """Record the server's loop and start `startup()` on it, once per loop."""
+    global _loop
+    if loop is _loop:
+        return
+    _loop = loop
+    if startup is not None:
+        _start(loop, startup())
 
 
 def submit(coro: Coroutine) -> bool:
@@ -40,6 +41,15 @@ def submit(coro: Coroutine) -> bool:
         coro.close()
         return False
     loop.call_soon_threadsafe(_start, loop, coro)
+    return True
+
+
+def call_soon(callback: Callable[[], None]) -> bool:
+    """Call `callback` on the server's loop from any thread; False when there is none."""
+    loop = get()
+    if loop is None:
+        return False
+    loop.call_soon_threadsafe(callback)
     return True
 
 
@@ -57,31 +67,15 @@ def _finished(task: asyncio.Task) -> None:
         logger.error("background work on the server loop failed", exc_info=task.exception())
 
 
-def adopt(loop: asyncio.AbstractEventLoop) -> None:
-    """Record the server's loop and run the start-up work once on it."""
-    global _loop
-    if loop in _started:
-        return
-    _started.add(loop)
-    _loop = loop
-    from playground.runtime import recover_turns_at_startup
+def remember_loop(app, startup: Callable[[], Coroutine] | None = None):
+    """Wrap an ASGI app so the loop that serves it is adopted at its first connection.
 
-    _start(loop, recover_turns_at_startup())
-
-
-def adopt_daphne_loop() -> None:
-    """Under daphne, adopt its loop as soon as it runs, before any connection arrives."""
-    daphne_server = sys.modules.get("daphne.server")
-    if daphne_server is not None:
-        loop = daphne_server.twisted_loop
-        loop.call_soon_threadsafe(adopt, loop)
-
-
-def remember_loop(app):
-    """Wrap an ASGI app so the loop that serves it is known (other servers than daphne)."""
+    `manage.py serve` adopts the loop before the first connection; this covers servers
+    started another way (`daphne playground.asgi:application`, uvicorn).
+    """
 
     async def wrapper(scope, receive, send):
-        adopt(asyncio.get_running_loop())
+        adopt(asyncio.get_running_loop(), startup)
         return await app(scope, receive, send)
 
     return wrapper

@@ -48,7 +48,6 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
-    "django_tasks_db",
     "playground",
     "elicitation",
 ]
@@ -133,23 +132,21 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# TASK_BACKEND=database queues agent turns in the database for `manage.py agent_worker`
-# processes (django-tasks-db); the default runs them inside the server process.
-TASK_BACKENDS = {
-    "inprocess": "playground.inprocess_tasks.InProcessBackend",
-    "database": "django_tasks_db.DatabaseBackend",
-}
+# Where agent turns run. The Turn table is the queue either way: "inprocess" (the default) runs
+# them inside the server process, up to EMBEDDED_CONCURRENCY at once; "database" leaves them
+# to `manage.py agent_worker` processes.
 TASK_BACKEND = os.environ.get("TASK_BACKEND", "inprocess")
-if TASK_BACKEND not in TASK_BACKENDS:
-    raise ImproperlyConfigured(f"TASK_BACKEND must be one of {', '.join(TASK_BACKENDS)}.")
+if TASK_BACKEND not in ("inprocess", "database"):
+    raise ImproperlyConfigured("TASK_BACKEND must be inprocess or database.")
 if TASK_BACKEND == "database" and not REDIS_URL:
     # Each process has its own in-memory layer: a worker's pushes would reach no browser.
     raise ImproperlyConfigured("TASK_BACKEND=database needs REDIS_URL so workers can push.")
-TASKS = {"default": {"BACKEND": TASK_BACKENDS[TASK_BACKEND]}}
+# Beyond this many running turns, more wait in the database (queued), not in memory.
+EMBEDDED_CONCURRENCY = int(os.environ.get("EMBEDDED_CONCURRENCY", 50))
 
 # A running turn writes a heartbeat; one silent for RUN_STALE_AFTER_SECONDS lost its worker
 # and is picked up again by the next recovery sweep (every RECOVERY_SWEEP_SECONDS, run by
-# each `agent_worker`).
+# each `agent_worker`, or by the embedded server).
 RUN_HEARTBEAT_SECONDS = envfloat("RUN_HEARTBEAT_SECONDS", 5)
 RUN_STALE_AFTER_SECONDS = envfloat("RUN_STALE_AFTER_SECONDS", 30)
 RECOVERY_SWEEP_SECONDS = envfloat("RECOVERY_SWEEP_SECONDS", 10)

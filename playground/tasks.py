@@ -1,11 +1,255 @@
-"""Agent runs as `django.tasks` tasks: the same code runs in-process or on separate workers."""
+"""Run and resume turns. The Turn table is the queue: a `queued` turn is work to do.
 
-from django.tasks import task
+A turn is queued in the same transaction that makes it runnable (the person's message, or the
+settlement of its last open question), so no crash can leave work that nobody will pick up.
+A `TurnRunner` claims queued turns and runs up to `concurrency` of them at once on one event
+loop: inside the server in the embedded default, in `manage.py agent_worker` in scale-out.
+"""
 
-from playground.runtime import execute_turn
+import asyncio
+import logging
+import traceback
+import uuid
+from collections.abc import Callable
+
+from asgiref.sync import async_to_sync, sync_to_async
+from django.conf import settings
+from django.db import close_old_connections, transaction
+from django.utils import timezone
+
+from playground import server_loop
+from playground.agents import get_agent_spec
+from playground.models import Turn
+from playground.push import push_status
+from playground.runtime import Suspended, TurnContext
+
+logger = logging.getLogger(__name__)
 
 
-@task
-async def run_turn(turn_id: int) -> None:
-    """Run (or replay) a turn until it finishes or waits for the person."""
-    await execute_turn(turn_id)
+# --- one turn -------------------------------------------------------------------------------
+
+
+def claim_queued(limit: int) -> list[tuple[int, str]]:
+    """Take up to `limit` queued turns, oldest first; return (turn id, run token) pairs.
+
+    On PostgreSQL the rows are locked and skipped by other workers claiming at the same time;
+    on SQLite writes are serialized. Either way the conditional UPDATE claims each turn once.
+    """
+    if limit <= 0:
+        return []
+    token = uuid.uuid4().hex
+    with transaction.atomic():
+        queued = Turn.objects.select_for_update(skip_locked=True).filter(status=Turn.Status.QUEUED)
+        ids = list(queued.order_by("updated_at", "pk").values_list("pk", flat=True)[:limit])
+        if not ids:
+            return []
+        Turn.objects.filter(pk__in=ids, status=Turn.Status.QUEUED).update(
+            status=Turn.Status.RUNNING,
+            run_token=token,
+            heartbeat_at=timezone.now(),
+            resume_requested=False,
+        )
+        claimed = Turn.objects.filter(pk__in=ids, run_token=token, status=Turn.Status.RUNNING)
+        return [(turn_id, token) for turn_id in claimed.values_list("pk", flat=True)]
+
+
+async def execute_turn(turn_id: int) -> None:
+    """Claim one queued turn and run it (what a runner does, for commands and tests)."""
+    token = uuid.uuid4().hex
+    claimed = await Turn.objects.filter(pk=turn_id, status=Turn.Status.QUEUED).aupdate(
+        status=Turn.Status.RUNNING,
+        run_token=token,
+        heartbeat_at=timezone.now(),
+        resume_requested=False,
+    )
+    if claimed:
+        await run_claimed(turn_id, token)
+
+
+async def run_claimed(turn_id: int, token: str) -> None:
+    """Run a claimed turn until it is done, failed or waiting for the person."""
+    await push_status(turn_id)
+    heartbeat = asyncio.create_task(_heartbeat(turn_id, token))
+    try:
+        while await _replay(turn_id, token) == "waiting":
+            if await sync_to_async(_park)(turn_id, token):
+                break
+    finally:
+        heartbeat.cancel()
+    await push_status(turn_id)
+
+
+async def _replay(turn_id: int, token: str) -> str:
+    turn = await Turn.objects.select_related("conversation__agent", "conversation__owner").aget(
+        pk=turn_id
+    )
+    ctx = TurnContext(turn)
+    try:
+        spec = get_agent_spec(turn.conversation.agent.kind)
+        await spec.run(ctx, turn.text)
+    except Suspended:
+        return "waiting"
+    except Exception as error:
+        logger.exception("agent run failed (turn %s)", turn_id)
+        summary = f"The agent stopped with an error: {type(error).__name__}: {error}"[:500]
+        await Turn.objects.filter(pk=turn_id, run_token=token).aupdate(
+            status=Turn.Status.FAILED, error=summary, error_trace=traceback.format_exc()
+        )
+        await ctx.report_error(summary)
+        return "failed"
+    await Turn.objects.filter(pk=turn_id, run_token=token).aupdate(status=Turn.Status.DONE)
+    return "done"
+
+
+def _park(turn_id: int, token: str) -> bool:
+    """Mark the turn waiting; return False if an answer came in meanwhile (replay again)."""
+    with transaction.atomic():
+        turn = Turn.objects.select_for_update().get(pk=turn_id)
+        if turn.run_token != token:
+            return True  # another worker took the turn over
+        if turn.resume_requested:
+            turn.resume_requested = False
+            turn.save(update_fields=["resume_requested", "updated_at"])
+            return False
+        turn.status = Turn.Status.WAITING
+        turn.save(update_fields=["status", "updated_at"])
+        return True
+
+
+async def _heartbeat(turn_id: int, token: str) -> None:
+    while True:
+        await asyncio.sleep(settings.RUN_HEARTBEAT_SECONDS)
+        await Turn.objects.filter(pk=turn_id, run_token=token).aupdate(heartbeat_at=timezone.now())
+
+
+# --- making a turn runnable -------------------------------------------------------------------
+
+
+def mark_for_resume(turn_id: int) -> None:
+    """Inside the caller's transaction: queue a waiting turn, or flag a running one to replay."""
+    turn = Turn.objects.select_for_update().get(pk=turn_id)
+    if turn.status == Turn.Status.WAITING:
+        turn.status = Turn.Status.QUEUED
+        turn.save(update_fields=["status", "updated_at"])
+        transaction.on_commit(lambda: turn_queued(turn_id))
+    elif turn.status in (Turn.Status.QUEUED, Turn.Status.RUNNING):
+        turn.resume_requested = True
+        turn.save(update_fields=["resume_requested", "updated_at"])
+
+
+def on_part_settling(sender, part, **kwargs) -> None:
+    """Mark the settled part's turn for resumption, in the settlement's own transaction."""
+    mark_for_resume(part.turn_id)
+
+
+def turn_queued(turn_id: int) -> None:
+    """After a commit that queued a turn: get it run.
+
+    Scale-out workers poll the queue. Inside the embedded server the runner is woken; with no
+    server at all (management commands, tests driving views) the turn runs here and now.
+    """
+    if settings.TASK_BACKEND == "database":
+        return
+    if not server_loop.call_soon(TurnRunner.wake_embedded):
+        async_to_sync(execute_turn)(turn_id)
+
+
+# --- many turns -------------------------------------------------------------------------------
+
+
+class TurnRunner:
+    """Claim queued turns and run up to `concurrency` of them at once on the running loop."""
+
+    embedded: "TurnRunner | None" = None  # the one inside the server, in the embedded default
+
+    def __init__(
+        self,
+        *,
+        concurrency: int,
+        poll_seconds: float,
+        sweep: Callable[[], object] | None = None,
+        sweep_seconds: float = 10.0,
+    ):
+        self.concurrency = concurrency
+        self.poll_seconds = poll_seconds
+        self.sweep = sweep
+        self.sweep_seconds = sweep_seconds
+        self.running: dict[asyncio.Task, tuple[int, str]] = {}
+        self.stopping = asyncio.Event()
+        self._wake = asyncio.Event()
+
+    @classmethod
+    def wake_embedded(cls) -> None:
+        if cls.embedded is not None:
+            cls.embedded.wake()
+
+    def wake(self) -> None:
+        """Look for queued turns now instead of at the next poll."""
+        self._wake.set()
+
+    async def run(self) -> None:
+        """Claim and run turns until `stopping` is set."""
+        loop = asyncio.get_running_loop()
+        next_sweep = loop.time()
+        while not self.stopping.is_set():
+            self._wake.clear()
+            if self.sweep is not None and loop.time() >= next_sweep:
+                await self._guarded(self.sweep)
+                next_sweep = loop.time() + self.sweep_seconds
+            free = self.concurrency - len(self.running)
+            claimed = await self._guarded(claim_queued, free) or []
+            for turn_id, token in claimed:
+                task = asyncio.create_task(self._run_one(turn_id, token))
+                self.running[task] = (turn_id, token)
+            wait = min(self.poll_seconds, max(0.0, next_sweep - loop.time()))
+            waiters = [asyncio.ensure_future(self._wake.wait()), asyncio.ensure_future(
+                self.stopping.wait()
+            )]  # fmt: skip
+            await asyncio.wait(waiters, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+            for waiter in waiters:
+                waiter.cancel()
+
+    async def _run_one(self, turn_id: int, token: str) -> None:
+        try:
+            await run_claimed(turn_id, token)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # The runner itself failed (a lost database, say): the heartbeat stops with it and
+            # the recovery sweep queues the turn again once it is stale.
+            logger.exception("running turn %s failed outside the agent", turn_id)
+        finally:
+            self.running.pop(asyncio.current_task(), None)
+            self.wake()  # a slot is free
+
+    async def _guarded(self, fn: Callable, *args):
+        try:
+            return await sync_to_async(_with_fresh_connection)(fn, *args)
+        except Exception:
+            logger.exception("%s failed; trying again shortly", getattr(fn, "__name__", fn))
+            return None
+
+    async def drain(self, grace_seconds: float) -> None:
+        """Stop claiming, let running turns finish within the grace period, requeue the rest."""
+        self.stopping.set()
+        if self.running:
+            await asyncio.wait(list(self.running), timeout=grace_seconds)
+        left = dict(self.running)
+        for task in left:
+            task.cancel()
+        if left:
+            await asyncio.gather(*left, return_exceptions=True)
+            await sync_to_async(_requeue)(list(left.values()))
+
+
+def _with_fresh_connection(fn: Callable, *args):
+    close_old_connections()  # a connection the database dropped is replaced, not reused
+    return fn(*args)
+
+
+def _requeue(claims: list[tuple[int, str]]) -> None:
+    for turn_id, token in claims:
+        Turn.objects.filter(pk=turn_id, run_token=token, status=Turn.Status.RUNNING).update(
+            status=Turn.Status.QUEUED, run_token=""
+        )
+    logger.info("left %d turn(s) queued for the next worker", len(claims))

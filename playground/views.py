@@ -14,15 +14,20 @@ from playground import fragments
 from playground.models import Agent, Conversation, Turn
 from playground.onboarding.extraction import redact_secrets
 from playground.onboarding.first_run import first_run_redirect
-from playground.ownership import get_conversation_for_user
 from playground.push import push_html_soon
-from playground.tasks import run_turn
+from playground.tasks import turn_queued
 
 MAX_MESSAGE_CHARS = 20_000
 
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
+
+
+def get_conversation(request: HttpRequest, conversation_id: int) -> Conversation:
+    """Return one of the person's conversations, or raise Http404 (also for someone else's)."""
+    conversations = Conversation.objects.owned_by(request.user).select_related("agent")
+    return get_object_or_404(conversations, pk=conversation_id)
 
 
 def agents_for(user):
@@ -64,7 +69,11 @@ def start_conversation(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_GET
 def conversation_page(request: HtmxHttpRequest, conversation_id: int) -> HttpResponse:
-    conversation = get_conversation_for_user(request.user, conversation_id)
+    return render_conversation(request, get_conversation(request, conversation_id))
+
+
+def render_conversation(request: HttpRequest, conversation: Conversation) -> TemplateResponse:
+    """Return the chat page of a conversation the person owns (also at an agent's address)."""
     draft = conversation.agent.is_draft  # still in the onboarding wizard
     return TemplateResponse(
         request,
@@ -77,7 +86,7 @@ def conversation_page(request: HtmxHttpRequest, conversation_id: int) -> HttpRes
 @login_required
 @require_POST
 def send_message(request: HtmxHttpRequest, conversation_id: int) -> HttpResponse:
-    conversation = get_conversation_for_user(request.user, conversation_id)
+    conversation = get_conversation(request, conversation_id)
     text = request.POST.get("text", "").strip()
     error = ""
     if not text:
@@ -107,7 +116,7 @@ def send_message(request: HtmxHttpRequest, conversation_id: int) -> HttpResponse
         if not conversation.title:
             conversation.title = text[:80]
         conversation.save(update_fields=["title", "updated_at"])
-        transaction.on_commit(lambda: run_turn.enqueue(turn.pk))
+        transaction.on_commit(lambda: turn_queued(turn.pk))
     turn_html = fragments.render_turn(turn)
     push_html_soon(conversation.pk, turn_html)
     if not request.htmx:

@@ -1,4 +1,4 @@
-"""A real daphne server in a subprocess, on its own SQLite file: what `make run` serves.
+"""A real daphne server in a subprocess (`manage.py serve`), on its own SQLite file: `make run`.
 
 Tests can kill it (SIGKILL) and start it again on the same database, and read that database
 directly to check what a restart left behind.
@@ -79,24 +79,19 @@ class LiveServer:
         self.manage("shell", "-c", script)
 
     def start(self) -> None:
+        self.start_without_visiting()
+        wait_for(self._answers, timeout=30, message=f"daphne did not start: {self.log()}")
+
+    def start_without_visiting(self) -> None:
+        """Start the server and return before anyone has made a request to it."""
         with open(self.log_path, "a") as log:  # the child keeps its own copy of the handle
             self.process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "daphne",
-                    "-b",
-                    "127.0.0.1",
-                    "-p",
-                    str(self.port),
-                    "playground.asgi:application",
-                ],
+                [sys.executable, "manage.py", "serve", "--port", str(self.port)],
                 cwd=BASE_DIR,
                 env=self.env,
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
-        wait_for(self._answers, timeout=30, message=f"daphne did not start: {self.log()}")
 
     def _answers(self) -> bool:
         try:

@@ -1,8 +1,10 @@
 """Agents that exercise the runtime in tests. Live servers import them via AGENT_MODULES."""
 
 import os
+import signal
 from pathlib import Path
 
+from elicitation.settle import part_settled
 from playground.agents import agent
 from tests.live_server import wait_for
 
@@ -99,3 +101,16 @@ RUNS = {"count": 0}
 async def nondeterministic(ctx, message: str) -> None:
     RUNS["count"] += 1
     await ctx.elicit(f"Question number {RUNS['count']}?", NAME)
+
+
+def _die_after_settling(sender, part, **kwargs) -> None:
+    """In a live server with DIE_AFTER_SETTLING set: SIGKILL right after a settlement commits.
+
+    That is the window between the answer being saved and anything reacting to it: the
+    response, the pushes and the wake-up of the run all come after.
+    """
+    if os.environ.get("DIE_AFTER_SETTLING"):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+part_settled.connect(_die_after_settling, dispatch_uid="test-die-after-settling")

@@ -85,7 +85,7 @@ async def test_a_settlement_pushes_the_chip_to_every_open_tab(alice, conversatio
         await tab.receive_from()  # the resync
     part = await Part.objects.aget(conversation=conversation)
 
-    won = await sync_to_async(settle_part)(part.pk, contract.accept({"env": "stg"}), user=alice)
+    won = await sync_to_async(settle_part)(part, contract.accept({"env": "stg"}), user=alice)
 
     assert won
     for tab in tabs:
@@ -99,7 +99,7 @@ async def test_a_settlement_pushes_the_chip_to_every_open_tab(alice, conversatio
 async def test_a_reconnecting_tab_is_sent_what_it_missed(alice, conversation):
     cookie = await sync_to_async(session_cookie)(alice)
     part = await Part.objects.aget(conversation=conversation)
-    await sync_to_async(settle_part)(part.pk, contract.decline(), user=alice)
+    await sync_to_async(settle_part)(part, contract.decline(), user=alice)
 
     communicator = socket(conversation.pk, cookie)
     assert (await communicator.connect())[0]

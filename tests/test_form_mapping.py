@@ -3,9 +3,9 @@
 import pytest
 
 from elicitation.contract import ElicitationRequest, parse_request
-from elicitation.forms import answer_rows, build_widgets
 from elicitation.models import Part
-from elicitation.rendering import render_part
+from elicitation.rendering import render_part_html
+from elicitation.widgets import answer_rows, build_widgets
 from playground.models import Agent, Conversation
 from tests.golden import reference_examples
 
@@ -39,7 +39,7 @@ def widgets_of(name: str) -> dict:
 
 def html_of(schema: dict, **fields) -> str:
     request = _request(schema)
-    return render_part(_part(request, **fields))
+    return render_part_html(_part(request, **fields))
 
 
 def test_every_reference_example_is_mapped_below():
@@ -172,7 +172,7 @@ def test_dates_times_long_text_and_code_get_their_own_controls():
     assert widgets["notes"].control == widgets["story"].control == "textarea"
     assert widgets["snippet"].control == "code"
     assert widgets["time_of_day"].field.label == "Time of day"
-    html = render_part(_part(request))
+    html = render_part_html(_part(request))
     assert 'placeholder="Notes"' in html
     assert 'class="code" spellcheck="false"' in html
     assert 'type="datetime-local" value="2025-12-26T14:30" data-instant=' in html
@@ -199,7 +199,7 @@ def test_more_than_five_options_is_a_select_and_more_than_eight_a_multi_select()
         "eight": "checkboxes",
         "nine": "multiselect",
     }
-    html = render_part(_part(request))
+    html = render_part_html(_part(request))
     assert '<option value="">Choose…</option>' in html
     assert 'multiple size="6"' in html
     assert "Choose at most 2. Hold Ctrl" in html
@@ -277,7 +277,7 @@ def test_an_approval_card_says_what_will_happen_and_offers_approve_and_deny():
         "message": "Deploy v2 to production? This replaces what runs there now.",
         "details": {"Environment": "production", "Version": "v2"},
     }
-    html = html_of(schema, intent="tool_permission", payload=payload)
+    html = html_of(schema, render_kind="approval", intent="tool_permission", payload=payload)
     assert "Schema tester asks for your approval" in html
     assert "Deploy v2 to production? This replaces what runs there now." in html
     assert "<dt>Environment</dt><dd>production</dd>" in html

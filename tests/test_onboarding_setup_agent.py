@@ -6,7 +6,7 @@ from asgiref.sync import async_to_sync
 from elicitation.models import Part
 from playground.models import Agent, Conversation, Message, Step, Turn
 from playground.onboarding import setup_agent
-from playground.runtime import execute_turn
+from playground.tasks import execute_turn
 from tests.runtime_helpers import answer, pending, said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)

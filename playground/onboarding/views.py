@@ -7,7 +7,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from playground.models import Agent
 from playground.onboarding import drafts
-from playground.views import agents_for, conversation_page
+from playground.views import agents_for, render_conversation
 
 
 @login_required
@@ -22,10 +22,10 @@ def new_agent(request: HttpRequest) -> HttpResponse:
 def agent_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Show the agent's chat: the person's latest conversation with it."""
     agent = get_object_or_404(agents_for(request.user), slug=slug)
-    conversation = agent.conversations.filter(owner=request.user).first()
+    conversation = agent.conversations.owned_by(request.user).select_related("agent").first()
     if conversation is None:
         return redirect("home")
-    return conversation_page(request, conversation.pk)
+    return render_conversation(request, conversation)
 
 
 @login_required

@@ -1,55 +1,55 @@
-"""Run agent turns in scale-out: django-tasks-db's worker, plus the recovery sweep beside it.
+"""Run agent turns in scale-out: claim queued turns, many at once, and sweep for stranded ones.
 
-The sweep runs in a thread so it keeps going while the worker is busy with a long turn: with
-every worker busy, a turn whose worker died would otherwise wait for one to come free.
+Each worker runs up to --concurrency turns on one event loop (agents mostly wait on models,
+HTTP and people, so one process serves many). SIGTERM or SIGINT stops claiming, gives running
+turns --grace seconds to finish, and leaves the rest queued for another worker.
 """
 
-import logging
-import os
-import threading
-import time
+import asyncio
+import signal
 
 from django.conf import settings
-from django.core.management.base import CommandError
-from django.db import connection
-from django.utils.autoreload import DJANGO_AUTORELOAD_ENV
-from django_tasks_db.management.commands import db_worker
+from django.core.management.base import BaseCommand, CommandError
 
 from playground import recovery
+from playground.tasks import TurnRunner
 
-logger = logging.getLogger("playground.recovery")
 
-
-class Command(db_worker.Command):
-    help = (
-        "Run agent turns from the database queue (django-tasks-db's db_worker), and every "
-        "RECOVERY_SWEEP_SECONDS pick up the turns a dead worker left behind."
-    )
+class Command(BaseCommand):
+    help = "Run agent turns queued in the database, and pick up the turns a dead worker left."
 
     def add_arguments(self, parser) -> None:
-        super().add_arguments(parser)
-        # A resumed run waits for the next poll: 1 s (db_worker's default) is felt in the chat.
-        parser.set_defaults(interval=0.25)
+        parser.add_argument(
+            "--concurrency", type=int, default=20, help="Turns run at once (default 20)."
+        )
+        parser.add_argument(
+            "--interval", type=float, default=0.25, help="Seconds between polls of the queue."
+        )
+        parser.add_argument(
+            "--grace", type=float, default=20.0, help="Seconds running turns get to finish."
+        )
 
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args, concurrency: int, interval: float, grace: float, **options) -> None:
         if settings.TASK_BACKEND != "database":
             raise CommandError(
                 "agent_worker runs turns queued in the database: set TASK_BACKEND=database "
                 "(and DATABASE_URL, REDIS_URL) for the web processes and the workers alike."
             )
-        # With --reload the parent only watches files; its child runs the worker.
-        if not options["reload"] or os.environ.get(DJANGO_AUTORELOAD_ENV) == "true":
-            sweeper = threading.Thread(target=_sweep_forever, name="recovery-sweep", daemon=True)
-            sweeper.start()
-        super().handle(*args, **options)
+        if concurrency < 1:
+            raise CommandError("--concurrency must be at least 1.")
+        asyncio.run(self._work(concurrency, interval, grace))
 
-
-def _sweep_forever() -> None:
-    while True:  # a daemon thread: it ends with the process
-        time.sleep(settings.RECOVERY_SWEEP_SECONDS)
-        try:
-            recovery.sweep()
-        except Exception:
-            logger.exception("recovery sweep failed; trying again next time")
-        finally:
-            connection.close()  # this thread's own connection; a fresh one next time
+    async def _work(self, concurrency: int, interval: float, grace: float) -> None:
+        runner = TurnRunner(
+            concurrency=concurrency,
+            poll_seconds=interval,
+            sweep=recovery.sweep,
+            sweep_seconds=settings.RECOVERY_SWEEP_SECONDS,
+        )
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, runner.stopping.set)
+        self.stdout.write(f"agent_worker: running up to {concurrency} turns at once")
+        await runner.run()
+        await runner.drain(grace)
+        self.stdout.write("agent_worker: stopped")

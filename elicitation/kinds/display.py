@@ -1,8 +1,12 @@
 """The `display` kind: a read-only card (a title, labelled fields or a small table).
 
+It needs no answer: it settles as soon as it is shown.
+
 Payload: {"message"?: str, "title": str, "fields"?: [{"label": str, "value": str}],
 "table"?: {"columns": [str], "rows": [[str]]}}. Pure Python; never raises.
 """
+
+from elicitation.kinds.base import InteractionKind
 
 MAX_ITEMS = 200
 
@@ -41,3 +45,13 @@ def _text(value: object) -> str:
     if value is None:
         return ""
     return value if isinstance(value, str) else str(value)
+
+
+KIND = InteractionKind(
+    name="display",
+    tool_name="show_card",
+    template="elicitation/kinds/display.html",
+    parse=lambda payload, value: parse_display(payload),
+    label="Card from",
+    settles_immediately=True,
+)

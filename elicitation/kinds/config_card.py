@@ -1,0 +1,58 @@
+"""The `config-card` kind: a proposed configuration shown as a card (Accept / Edit / Cancel).
+
+Payload: a `request_input` payload whose flat schema describes the editable configuration;
+the proposed values travel as the part's `value` and must themselves be a valid answer.
+"""
+
+from elicitation import contract
+from elicitation.kinds.base import (
+    Answer,
+    InteractionKind,
+    Refusal,
+    form_context,
+    read_form_answer,
+    request_of,
+)
+from elicitation.models import Part
+from elicitation.widgets import answer_rows
+
+
+def parse_config_card(payload: object, value: object) -> tuple[dict | None, str]:
+    """Return (normalized request, "") or (None, reason)."""
+    request = contract.parse_request(payload)
+    if isinstance(request, contract.Degraded):
+        return None, request.reason
+    checked = contract.validate_content(request, value if value is not None else {})
+    if not checked.ok:
+        field, problem = next(iter(checked.errors.items()))
+        return None, f'proposed value for "{field}" is invalid: {problem}'
+    return request.to_dict(), ""
+
+
+def read_config_answer(part: Part, answer: Answer) -> dict | Refusal:
+    """Accept as proposed (no fields sent), or read the edited values like any form."""
+    if answer.action == "accept" and not answer.fields:
+        checked = contract.validate_content(request_of(part), part.value)
+        return contract.accept(checked.content) if checked.ok else Refusal(422, checked.errors)
+    return read_form_answer(part, answer)
+
+
+def config_context(part: Part, submitted: dict | None, errors: dict | None) -> dict:
+    """Return the form (for Edit) and the proposed values as rows while the card is open."""
+    context = form_context(part, submitted, errors)
+    if errors:
+        context["editing"] = True  # a refused Edit stays open with what was typed
+    if "rows" not in context and isinstance(part.value, dict):
+        context["rows"] = answer_rows(context["request"], part.value)
+    return context
+
+
+KIND = InteractionKind(
+    name="config-card",
+    tool_name="propose_config",
+    template="elicitation/kinds/config_card.html",
+    parse=parse_config_card,
+    read_answer=read_config_answer,
+    context=config_context,
+    label="Proposal from",
+)
