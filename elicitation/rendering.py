@@ -46,7 +46,8 @@ def part_context(
         context["widgets"] = build_widgets(part, request, submitted, errors)
         response = part.response or {}
         if response.get("action") == "accept":
-            context["rows"] = answer_rows(request, response.get("content") or {})
+            content, redacted = response.get("content") or {}, response.get("redacted") or ()
+            context["rows"] = answer_rows(request, content, redacted)
         elif part.render_kind == "config-card" and isinstance(part.value, dict):
             context["rows"] = answer_rows(request, part.value)
     return context

@@ -59,7 +59,7 @@ def settle(request: HttpRequest, part_id: int) -> HttpResponse:
             result = contract.validate_form(question, submitted, utc_offset_minutes=offset)
         if not result.ok:
             return refuse(422, result.errors)
-        envelope = contract.accept(result.content)
+        envelope = contract.accept(result.content, redacted=result.redacted)
     elif action == "respond":
         text = reply.strip()
         if not text or len(text) > MAX_REPLY_CHARS:
