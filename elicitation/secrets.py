@@ -71,7 +71,7 @@ _URL_PASSWORD = re.compile(r"(://[^/\s:@]+:)[^@\s/]+(@)")
 # Words that only ever name a secret, and words that often mean something else ("key points").
 _STRONG = (
     r"pass(?:word|phrase)s?|passwd|pwd|api[ _-]?keys?|access[ _-]?keys?|private[ _-]?keys?|"
-    r"secret[ _-]?keys?|client[ _-]?secrets?|credentials?"
+    r"client[ _-]?secrets?|credentials?"
 )
 _WEAK = r"keys?|tokens?|secrets?"
 _SECRET_WORD = re.compile(

@@ -67,6 +67,7 @@ def test_it_keeps_the_words_around_a_secret() -> None:
         "Key: the staging deploy goes first",
         "Token: create one in the settings page",
         "Secret: nobody knows yet",
+        "The secret key: the vault has it",
         "Key: 2024",
         "Key: 2025-12-26 is the deadline, token: https://example.com/tokens",
         "the token is ready",
@@ -88,8 +89,11 @@ VOCABULARY = [
     "review", "today", "Bob", "#ops", "ops@example.com", "https://example.com/docs?page=2",
     "2025-12-26", "9:15", "42", "3.14", "it's", "(see", "notes)",
 ]  # fmt: skip
+# "password: x" is a label plain enough to redact any x, so prose never pairs the two.
 prose = st.lists(
-    st.tuples(st.sampled_from(VOCABULARY), st.sampled_from([" ", " ", ", ", ". ", "\n", ": "])),
+    st.tuples(
+        st.sampled_from(VOCABULARY), st.sampled_from([" ", " ", ", ", ". ", "\n", ": "])
+    ).filter(lambda pair: pair != ("password", ": ")),
     max_size=40,
 ).map(lambda words: "".join(word + gap for word, gap in words))
 
@@ -97,9 +101,7 @@ prose = st.lists(
 @settings(max_examples=300, deadline=None)
 @given(prose)
 def test_ordinary_prose_is_never_redacted(text: str) -> None:
-    # Any mix of these words, the secret-sounding ones included, is ordinary text; only the
-    # strongest words ("password: x") redact a plain word after a colon.
-    text = text.replace("password: ", "password ")
+    # Any mix of these words, the secret-sounding ones included, is ordinary text.
     assert redact_secrets(text) == (text, False)
 
 
