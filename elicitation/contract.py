@@ -9,7 +9,10 @@ Pure Python (no Django), so any client can use it; the golden fixtures in
 - `validate_form` (raw HTML form values) and `validate_content` (typed JSON) check an answer
   against the request and return an `AnswerResult`: the content to send, or messages a person
   can act on, keyed by property name ("" for the whole form). They never raise.
-- `accept`, `decline`, `cancel` and `respond` build the envelopes the agent receives.
+- Valid content has secret-looking values in its text fields replaced by "[redacted]"
+  (`elicitation.secrets`), and `AnswerResult.redacted` names those fields.
+- `accept`, `decline`, `cancel` and `respond` build the envelopes the agent receives; `accept`
+  and `respond` say `"redacted": [...]` beside what had a secret removed.
 
 Choices this module makes:
 - An integral float (3.0) for an integer, as a default or an answer, is read as the int 3.
@@ -27,17 +30,23 @@ Choices this module makes:
   as are keywords of another type (`minLength` on an integer).
 - Secrets are spotted in names and titles by words: "max_tokens" (a count) and "secretary" pass,
   "authToken", "client_secret", "API Key" and "private_key" do not.
+- Secrets in answers are redacted after validation, so a pattern or length is checked against
+  what the person typed; the agent may receive "[redacted]" where the pattern wanted a token.
+  Only single-line and multiline text is redacted: code fields keep `key: value` lines (YAML,
+  config) as typed, and dates, emails, web addresses and options are not prose.
 """
 
 import copy
 import json
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Self
 
 from jsonschema import Draft202012Validator, ValidationError
+
+from elicitation.secrets import is_secret_name, redact_secrets
 
 __all__ = [
     "FIELD_TYPES",
@@ -117,15 +126,6 @@ _TEXT = "Enter text."
 
 _NAME = re.compile(PROPERTY_NAME_RE)
 _WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
-_SECRET_PARTS = (
-    "password",
-    "passwd",
-    "passphrase",
-    "credential",
-    "apikey",
-    "privatekey",
-    "accesskey",
-)
 _INTEGER_TEXT = re.compile(r"[+-]?\d+")
 _NUMBER_TEXT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _LOCAL_DATETIME = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?")
@@ -215,6 +215,8 @@ class Degraded:
 class AnswerResult:
     content: dict[str, Any] | None
     errors: dict[str, str]
+    # Text fields whose secret-looking values were replaced by "[redacted]" in content.
+    redacted: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -246,19 +248,31 @@ def validate_form(
     # An offset that is not whole minutes within a day is not a real one: read it as UTC.
     valid_offset = type(utc_offset_minutes) is int and abs(utc_offset_minutes) < 24 * 60
     offset = utc_offset_minutes if valid_offset else 0
-    return _check(request, lambda field: _read_form(field, _form_values(data, field.name), offset))
+    return _redact(
+        request,
+        _check(request, lambda field: _read_form(field, _form_values(data, field.name), offset)),
+    )
 
 
 def validate_content(request: ElicitationRequest, content: object) -> AnswerResult:
     """Return the content typed JSON values make, or what must be fixed."""
-    if not isinstance(content, Mapping):
-        return AnswerResult(None, {"": "The answer must be a JSON object."})
-    return _check(request, lambda field: _read_typed(field, content.get(field.name)))
+    return _redact(request, _check_typed(request, content))
 
 
-def accept(content: dict[str, Any], human_friendly_message: str | None = None) -> dict[str, Any]:
-    """Return the envelope that accepts the request with `content`."""
-    return _with_message({"action": "accept", "content": content}, human_friendly_message)
+def accept(
+    content: dict[str, Any],
+    human_friendly_message: str | None = None,
+    *,
+    redacted: Sequence[str] = (),
+) -> dict[str, Any]:
+    """Return the envelope that accepts the request with `content`.
+
+    `redacted` names the fields whose secret-looking values were removed (`AnswerResult.redacted`).
+    """
+    envelope = {"action": "accept", "content": content}
+    if redacted:
+        envelope["redacted"] = list(redacted)
+    return _with_message(envelope, human_friendly_message)
 
 
 def decline(human_friendly_message: str | None = None) -> dict[str, Any]:
@@ -272,8 +286,12 @@ def cancel() -> dict[str, Any]:
 
 
 def respond(text: str) -> dict[str, Any]:
-    """Return the envelope for a prose reply instead of the form."""
-    return {"action": "respond", "text": text}
+    """Return the envelope for a prose reply instead of the form, secret-looking values removed."""
+    text, found = redact_secrets(text)
+    envelope = {"action": "respond", "text": text}
+    if found:
+        envelope["redacted"] = ["text"]
+    return envelope
 
 
 def degradation_error(reason: str) -> str:
@@ -348,7 +366,7 @@ def _parse_field(name: object, prop: object, required: bool) -> Field:
         raise _Unsupported(f"{where} must be a schema object")
     prop, nullable = _unwrap_nullable(prop)
     title = _text(prop, "title", where)
-    if _looks_secret(name) or _looks_secret(title or "") or _format_key(prop) == "password":
+    if is_secret_name(name) or is_secret_name(title or "") or _format_key(prop) == "password":
         raise _Unsupported(
             f"{where} asks for a secret \N{EM DASH} use a connection flow instead of asking "
             "for secrets in a form"
@@ -521,7 +539,7 @@ def _with_default(field: Field, default: object, where: str) -> Field:
         return field
     # A default is what the person will most likely submit, so it must pass as an answer.
     alone = ElicitationRequest("", None, (replace(field, required=False),))
-    result = validate_content(alone, {field.name: default})
+    result = _check_typed(alone, {field.name: default})  # agent's own value: not redacted
     if not result.ok:
         problem = result.errors[field.name]
         raise _Unsupported(
@@ -569,16 +587,6 @@ def _format_key(prop: dict) -> str | None:
 def _ui(prop: dict) -> dict:
     ui = prop.get("x-ui")
     return ui if isinstance(ui, dict) else {}
-
-
-def _looks_secret(text: str) -> bool:
-    words = [word.lower() for word in _WORD.findall(text)]
-    joined = "".join(words)
-    # Whole words for token/secret: "authToken" and "client_secret" are secrets,
-    # "max_tokens" (a count) and "secretary" are not.
-    return any(part in joined for part in _SECRET_PARTS) or any(
-        word.endswith(("token", "secret")) or word == "secrets" for word in words
-    )
 
 
 def _quote(value: object) -> str:
@@ -629,6 +637,36 @@ def _check(
             errors.setdefault(field.name, _message(error, field))
     ordered = {field.name: errors[field.name] for field in request.fields if field.name in errors}
     return AnswerResult(None if errors else content, ordered)
+
+
+def _check_typed(request: ElicitationRequest, content: object) -> AnswerResult:
+    if not isinstance(content, Mapping):
+        return AnswerResult(None, {"": "The answer must be a JSON object."})
+    return _check(request, lambda field: _read_typed(field, content.get(field.name)))
+
+
+def _redact(request: ElicitationRequest, result: AnswerResult) -> AnswerResult:
+    """Replace secret-looking values in the text fields of valid content.
+
+    Only prose is redacted: code fields keep `key: value` lines as typed, and dates, emails,
+    web addresses and options are not free text.
+    """
+    if not result.ok:
+        return result
+    content = dict(result.content)
+    redacted = []
+    for field in request.fields:
+        value = content.get(field.name)
+        if isinstance(value, str) and _is_prose(field):
+            content[field.name], found = redact_secrets(value)
+            if found:
+                redacted.append(field.name)
+    return AnswerResult(content, {}, tuple(redacted))
+
+
+def _is_prose(field: Field) -> bool:
+    plain = field.format in (None, "multiline") and field.widget != "code"
+    return field.type == "string" and field.options is None and plain
 
 
 def _form_values(data: Mapping, name: str) -> list[str]:

@@ -1,6 +1,7 @@
 """Map a normalized request to the widgets a form shows, and answers back to readable rows."""
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -190,8 +191,13 @@ def _initial(control: str, value: Any) -> Any:
     return str(value)
 
 
-def answer_rows(request: ElicitationRequest, content: dict) -> list[tuple[str, str]]:
-    """Return (label, readable value) for each answered field, options shown by their titles."""
+def answer_rows(
+    request: ElicitationRequest, content: dict, redacted: Collection[str] = ()
+) -> list[tuple[str, str, bool]]:
+    """Return (label, readable value, secret removed) for each answered field.
+
+    Options are shown by their titles; `redacted` names the fields a secret was removed from.
+    """
     rows = []
     for field in request.fields:
         if field.name not in content:
@@ -204,5 +210,5 @@ def answer_rows(request: ElicitationRequest, content: dict) -> list[tuple[str, s
             shown = ", ".join(labels.get(item, str(item)) for item in value) or "None"
         else:
             shown = labels.get(value, str(value))
-        rows.append((field.label, shown))
+        rows.append((field.label, shown, field.name in redacted))
     return rows

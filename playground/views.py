@@ -10,9 +10,9 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
 from elicitation.models import Part
+from elicitation.secrets import redact_secrets
 from playground import fragments
 from playground.models import Agent, Conversation, Turn
-from playground.onboarding.extraction import redact_secrets
 from playground.onboarding.first_run import first_run_redirect
 from playground.push import push_html_soon
 from playground.tasks import turn_queued

@@ -56,11 +56,13 @@ def test_answer_fixture(path):
         result = contract.validate_form(request, fixture["form"], utc_offset_minutes=offset)
     assert result.content == fixture.get("content")
     assert result.errors == fixture.get("errors", {})
+    assert list(result.redacted) == fixture.get("redacted", [])
 
 
 @pytest.mark.parametrize("case", load(FIXTURES / "envelopes.json"), ids=lambda case: case["call"])
 def test_envelope_fixture(case):
-    assert getattr(contract, case["call"])(*case["args"]) == case["result"]
+    call = getattr(contract, case["call"])
+    assert call(*case["args"], **case.get("kwargs", {})) == case["result"]
 
 
 def test_every_reference_payload_is_kept_with_its_source():

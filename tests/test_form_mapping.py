@@ -295,8 +295,11 @@ def test_the_message_is_plain_text_without_links():
 @pytest.mark.parametrize(
     ("content", "rows"),
     [
-        ({"plan": "pro", "agree": True}, [("Plan", "Pro"), ("Agree", "Yes")]),
-        ({"tags": ["b", "a"], "agree": False}, [("Tags", "Bee, Ant"), ("Agree", "No")]),
+        ({"plan": "pro", "agree": True}, [("Plan", "Pro", False), ("Agree", "Yes", False)]),
+        (
+            {"tags": ["b", "a"], "agree": False},
+            [("Tags", "Bee, Ant", False), ("Agree", "No", False)],
+        ),
     ],
 )
 def test_answers_read_back_with_option_titles_not_raw_values(content, rows):

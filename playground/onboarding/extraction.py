@@ -24,6 +24,7 @@ import unicodedata
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from elicitation.secrets import redact_secrets
 from playground.onboarding import catalog
 
 MAX_DESCRIPTION_CHARS = 10_000
@@ -34,7 +35,6 @@ MIN_MINUTES = 5
 MAX_MINUTES = 1440
 DEFAULT_TIME = "09:00"
 DEFAULT_DAY = "monday"
-REDACTED = "[redacted]"
 ASK_INSTEAD = "When something is unclear, ask the person with request_input instead of guessing."
 
 # The order the wizard asks in: what the agent is for first, then where, when, and how it reports.
@@ -104,62 +104,6 @@ def missing_slots(draft: AgentDraft) -> list[str]:
         "instructions": not draft.instructions,
     }
     return [slot for slot in SLOT_ORDER if gaps[slot]]
-
-
-# --- Secrets -------------------------------------------------------------------------------
-
-_SECRET_PATTERNS: tuple[re.Pattern[str], ...] = (
-    re.compile(
-        r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)", re.S
-    ),
-    re.compile(r"\bsk-[A-Za-z0-9_-]{20,}"),
-    re.compile(r"\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}"),
-    re.compile(r"\bgh[pousr]_[A-Za-z0-9]{20,}"),
-    re.compile(r"\bgithub_pat_[A-Za-z0-9_]{20,}"),
-    re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
-    re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
-    re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
-)
-_BEARER = re.compile(r"\b(bearer)(\s+)(?=[A-Za-z._~+/=-]*\d)[A-Za-z0-9._~+/=-]{8,}", re.I)
-_URL_PASSWORD = re.compile(r"(://[^/\s:@]+:)[^@\s/]+(@)")
-_SECRET_WORD = re.compile(
-    r"\b(?P<word>pass(?:word|phrase)s?|passwd|pwd|secrets?|client[ _-]?secret|tokens?|"
-    r"api[ _-]?keys?|access[ _-]?keys?|keys?|credentials?)"
-    r"(?P<sep>\s*[:=]\s*|\s+(?:is|was)\s+|\s+)"
-    r"(?P<value>[^\s,;]+)",
-    re.I,
-)
-_TOKEN_LIKE = re.compile(r"(?=[A-Za-z+/=_.-]*\d)[A-Za-z0-9+/=_.-]{16,}")
-
-
-def _redact_after_word(match: re.Match[str]) -> str:
-    value = match.group("value").strip("\"'")
-    value = value.rstrip(".!?)")
-    if not value or value == REDACTED:
-        return match.group(0)
-    explicit = ":" in match.group("sep") or "=" in match.group("sep")
-    word = match.group("word").lower()
-    if word.startswith(("pass", "pwd")):
-        secret = explicit or (len(value) >= 6 and not value.isalpha())
-    else:
-        secret = explicit or _TOKEN_LIKE.fullmatch(value) is not None
-    if not secret:
-        return match.group(0)
-    head = match.group("word") + match.group("sep")
-    return head + match.group("value").replace(value, REDACTED, 1)
-
-
-def redact_secrets(text: str) -> tuple[str, bool]:
-    """Replace things that look like secrets with "[redacted]"; say whether any were found."""
-    if not isinstance(text, str) or not text:
-        return "", False
-    redacted = text
-    for pattern in _SECRET_PATTERNS:
-        redacted = pattern.sub(REDACTED, redacted)
-    redacted = _BEARER.sub(lambda m: f"{m.group(1)}{m.group(2)}{REDACTED}", redacted)
-    redacted = _URL_PASSWORD.sub(lambda m: f"{m.group(1)}{REDACTED}{m.group(2)}", redacted)
-    redacted = _SECRET_WORD.sub(_redact_after_word, redacted)
-    return redacted, redacted != text
 
 
 # --- Text ----------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from elicitation.secrets import redact_secrets
 from playground.onboarding import catalog
 from playground.onboarding.extraction import (
     MAX_MINUTES,
@@ -28,7 +29,6 @@ from playground.onboarding.extraction import (
     missing_slots,
     parse_time,
     purpose_from,
-    redact_secrets,
 )
 
 TIME_PATTERN = r"^([01]?[0-9]|2[0-3]):[0-5][0-9]$"

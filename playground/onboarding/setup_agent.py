@@ -11,10 +11,10 @@ from __future__ import annotations
 from asgiref.sync import sync_to_async
 from django.template.loader import render_to_string
 
+from elicitation.secrets import REDACTED
 from playground.agents import agent
 from playground.models import Agent, Step
 from playground.onboarding import drafts, summary, wizard
-from playground.onboarding.extraction import REDACTED
 from playground.onboarding.questions import config_schema, config_to_form_values
 from playground.push import push_html
 
