@@ -1,7 +1,7 @@
 """The elicitation contract: read `request_input` payloads, check answers, build envelopes.
 
 Pure Python (no Django), so any client can use it; the golden fixtures in
-`elicitation/fixtures/contract/` pin the same behaviour for clients written in other languages.
+`elicitation/golden/` pin the same behaviour for clients written in other languages.
 
 - `parse_request(payload)` reads the tool arguments `{message, requestedSchema}` into an
   `ElicitationRequest` (flat fields, options in one list, aliases normalised), or returns

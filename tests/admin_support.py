@@ -14,6 +14,7 @@ from django.test import Client
 from elicitation import contract
 from elicitation.models import Part
 from playground.models import Agent, Conversation, Turn
+from tests.runtime_helpers import answer
 
 PASSWORD = "staff-password-1"
 SECRET_PAYLOAD = {
@@ -72,10 +73,9 @@ def ask(client: Client, owner: User, slug: str, text: str) -> Part:
     return conversation.parts.latest("created_at")
 
 
-def answer(client: Client, part: Part, action: str = "accept", **values: str) -> Part:
+def answer_then_next(client: Client, part: Part, action: str = "accept", **values: str) -> Part:
     """Settle a part through the chat's settle view; return the next part of its turn, if any."""
-    data = {"action": action, **{f"answer.{name}": value for name, value in values.items()}}
-    response = client.post(f"/parts/{part.pk}/settle", data)
+    response = answer(client, part, action, **values)
     assert response.status_code == 200, response.content
     return Part.objects.filter(turn=part.turn).latest("call_index")
 
@@ -89,11 +89,11 @@ def seed_review_data(owner: str = "alice", *, spread: bool = False) -> dict[str,
     person = User.objects.get(username=owner)
     client = chat_client(person)
     environment = ask(client, person, "deploy-assistant", "Ship v1.4.2 to staging please")
-    approval = answer(client, environment, environment="staging", version="v1.4.2")
+    approval = answer_then_next(client, environment, environment="staging", version="v1.4.2")
     declined = ask(client, person, "deploy-assistant", "Deploy the hotfix")
-    answer(client, declined, "decline")
+    answer_then_next(client, declined, "decline")
     cancelled = ask(client, person, "support-triage", "Watch our support queue")
-    answer(client, cancelled, "cancel")
+    answer_then_next(client, cancelled, "cancel")
     parts = {
         "submitted": environment,
         "approval": approval,

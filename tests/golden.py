@@ -7,7 +7,7 @@ with the `source` they came from, so every test reads them from inside the check
 import json
 from pathlib import Path
 
-GOLDEN = Path(__file__).resolve().parents[1] / "elicitation" / "fixtures" / "contract"
+GOLDEN = Path(__file__).resolve().parents[1] / "elicitation" / "golden"
 
 
 def golden_files(folder: str) -> list[Path]:

@@ -1,5 +1,6 @@
 """Drive conversations through the real views, as a browser would (agent runs happen inline)."""
 
+from django.http import HttpResponse
 from django.test import Client
 
 from elicitation.models import Part
@@ -21,9 +22,10 @@ def send(client: Client, conversation: Conversation, text: str, **extra) -> None
     assert response.status_code in (200, 302), response.content
 
 
-def answer(client: Client, part: Part, action: str = "accept", **fields) -> int:
+def answer(client: Client, part: Part, action: str = "accept", **fields) -> HttpResponse:
+    """Post an answer to a part as its form does (an htmx request); return the response."""
     data = {"action": action, **{f"answer.{name}": value for name, value in fields.items()}}
-    return client.post(f"/parts/{part.pk}/settle", data).status_code
+    return client.post(f"/parts/{part.pk}/settle", data, HTTP_HX_REQUEST="true")
 
 
 def said(conversation: Conversation) -> list[str]:

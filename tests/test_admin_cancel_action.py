@@ -4,7 +4,7 @@ import pytest
 
 from elicitation.models import Part
 from playground.models import Message, Turn
-from tests.admin_support import answer, ask, chat_client, make_person, make_staff
+from tests.admin_support import answer_then_next, ask, chat_client, make_person, make_staff
 
 PARTS = "/admin/elicitation/part/"
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -47,7 +47,7 @@ def test_cancelling_a_pending_question_resumes_the_run(alice, operator):
 def test_settled_parts_are_skipped_with_a_message(alice, operator):
     client = chat_client(alice)
     settled = ask(client, alice, "deploy-assistant", "Deploy please")
-    answer(client, settled, "decline")
+    answer_then_next(client, settled, "decline")
     pending = ask(client, alice, "support-triage", "Watch the queue")
 
     response = run_action(chat_client(operator), "cancel_pending", [settled, pending])

@@ -3,7 +3,6 @@
 import copy
 import json
 import math
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,8 +17,9 @@ from elicitation.contract import (
     validate_form,
 )
 from elicitation.secrets import redact_secrets
+from tests.golden import GOLDEN
 
-FIXTURES = Path(__file__).resolve().parents[1] / "elicitation" / "fixtures" / "contract"
+FIXTURES = GOLDEN
 BASES = [
     json.loads(path.read_text())["payload"] for path in sorted(FIXTURES.glob("requests/*.json"))
 ]

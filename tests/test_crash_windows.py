@@ -26,7 +26,7 @@ def test_a_settled_answer_has_already_queued_its_turn_when_it_commits(
         send(client, conversation, "hi")  # runs inline: the turn now waits at the question
     part = pending(conversation)
     with django_capture_on_commit_callbacks(execute=False):  # as if the process died at commit
-        assert answer(client, part, name="Ada") == 200
+        assert answer(client, part, name="Ada").status_code == 200
     part.refresh_from_db()
     assert part.state == Part.State.SUBMITTED
     assert Turn.objects.get(conversation=conversation).status == Turn.Status.QUEUED

@@ -49,7 +49,7 @@ def test_a_complete_description_goes_straight_to_the_card(client, wizard):
 
 def test_accepting_the_card_creates_the_agent_in_place(client, wizard, alice):
     send(client, wizard, COMPLETE)
-    assert answer(client, pending(wizard)) == 200
+    assert answer(client, pending(wizard)).status_code == 200
     agent = Agent.objects.get(pk=wizard.agent_id)
     assert (agent.slug, agent.name, agent.kind) == (
         "github-issue-digest",
@@ -78,7 +78,12 @@ def test_the_created_agent_says_what_it_does_and_asks_what_to_look_at(client, wi
     )
     question = pending(wizard)
     assert question.message.startswith("Nothing is connected to GitHub in this playground")
-    assert answer(client, question, scope="waiting", since="last_week", focus="flaky tests") == 200
+    assert (
+        answer(
+            client, question, scope="waiting", since="last_week", focus="flaky tests"
+        ).status_code
+        == 200
+    )
     assert said(wizard)[-1] == (
         "Here is what this run would do: read GitHub issues and pull requests from the last "
         "7 days (ones still waiting for a reply), looking out for flaky tests, then post what I "
@@ -105,7 +110,7 @@ def test_from_nothing_it_asks_for_every_slot_in_turn(client, wizard):
         {"name": "Morning digest"},
     ]
     for content in answers:
-        assert answer(client, pending(wizard), **content) == 200
+        assert answer(client, pending(wizard), **content).status_code == 200
     assert [message.split("?")[0] for message in questions(wizard)] == [
         "What should the new agent do",
         "Which platform should the agent watch for new work",
@@ -123,7 +128,7 @@ def test_from_nothing_it_asks_for_every_slot_in_turn(client, wizard):
 def test_a_bad_answer_is_asked_again_with_the_reason(client, wizard):
     send(client, wizard, "Summarise new GitHub pull requests each evening")
     # A form cannot say "weekly needs a day"; the setup agent can.
-    assert answer(client, pending(wizard), kind="weekly", time="18:00") == 200
+    assert answer(client, pending(wizard), kind="weekly", time="18:00").status_code == 200
     assert pending(wizard).message.startswith("A weekly schedule needs a day of the week.")
 
 
@@ -144,8 +149,8 @@ def test_a_secret_is_not_stored_and_gets_a_pointer_to_connecting(client, wizard)
 
 def test_cancel_keeps_the_draft_and_a_later_message_carries_on(client, wizard):
     send(client, wizard, "Summarise new GitHub pull requests each evening")
-    assert answer(client, pending(wizard), kind="daily", time="18:00") == 200
-    assert answer(client, pending(wizard), action="cancel") == 200
+    assert answer(client, pending(wizard), kind="daily", time="18:00").status_code == 200
+    assert answer(client, pending(wizard), action="cancel").status_code == 200
     assert said(wizard)[-1] == setup_agent.KEPT_AS_DRAFT
     assert Agent.objects.get(pk=wizard.agent_id).is_draft
 
@@ -158,10 +163,10 @@ def test_a_card_edit_missing_the_channel_asks_for_it_then_shows_the_card(client,
     send(client, wizard, COMPLETE)
     card = pending(wizard)
     edited = card.value | {"name": "Triage digest", "destination_target": ""}
-    assert answer(client, card, **edited) == 200
+    assert answer(client, card, **edited).status_code == 200
     question = pending(wizard)
     assert question.message.startswith("Give the Slack channel to post in, like #support.")
-    assert answer(client, question, kind="slack", channel="#triage") == 200
+    assert answer(client, question, kind="slack", channel="#triage").status_code == 200
     card = pending(wizard)
     assert card.render_kind == "config-card"
     assert card.value["name"] == "Triage digest"

@@ -28,7 +28,7 @@ def test_it_waits_at_a_question_holding_nothing(client, alice):
 def test_it_continues_past_the_answer_with_the_content(client, alice):
     conversation = start(alice, "test-greeter")
     send(client, conversation, "hi")
-    assert answer(client, pending(conversation), name="Ada") == 200
+    assert answer(client, pending(conversation), name="Ada").status_code == 200
     assert said(conversation) == [
         "Hello! One question first.",
         "Nice to meet you, Ada (lookup for hi).",

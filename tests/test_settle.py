@@ -6,6 +6,7 @@ from django.test import Client
 from elicitation.models import Part
 from playground.models import Turn
 from tests.conftest import make_conversation, make_question
+from tests.runtime_helpers import answer
 
 SCHEMA = {
     "type": "object",
@@ -43,11 +44,6 @@ def pending_part(owner, schema=SCHEMA, actions=("accept", "decline", "cancel")) 
     return make_question(turn, payload, actions=actions)
 
 
-def settle(client: Client, part: Part, action: str = "accept", **fields):
-    data = {"action": action, **{f"answer.{name}": value for name, value in fields.items()}}
-    return client.post(f"/parts/{part.pk}/settle", data, **HTMX)
-
-
 @pytest.fixture
 def part(alice, seeded):
     return pending_part(alice)
@@ -65,7 +61,7 @@ def unchanged(part: Part) -> bool:
 
 
 def test_it_accepts_an_answer_and_shows_it_as_a_chip_with_option_titles(as_alice, part):
-    response = settle(
+    response = answer(
         as_alice, part, environment="production", replicas="3", notify=["false", "true"]
     )
     assert response.status_code == 200
@@ -91,7 +87,7 @@ def test_it_sends_a_local_date_time_back_with_the_browsers_offset(as_alice, part
 
 
 def test_it_shows_errors_inline_and_keeps_everything_typed(as_alice, part):
-    response = settle(
+    response = answer(
         as_alice,
         part,
         environment="staging",
@@ -114,7 +110,7 @@ def test_it_shows_errors_inline_and_keeps_everything_typed(as_alice, part):
 
 
 def test_submit_with_a_required_field_empty_is_refused(as_alice, part):
-    response = settle(as_alice, part, email="ada@example.com")
+    response = answer(as_alice, part, email="ada@example.com")
     assert response.status_code == 422
     assert "This field is required." in response.content.decode()
     assert 'value="ada@example.com"' in response.content.decode()
@@ -122,7 +118,7 @@ def test_submit_with_a_required_field_empty_is_refused(as_alice, part):
 
 
 def test_it_declines(as_alice, part):
-    response = settle(as_alice, part, "decline")
+    response = answer(as_alice, part, "decline")
     assert response.status_code == 200
     assert "<strong>Declined</strong>" in response.content.decode()
     assert Part.objects.get(pk=part.pk).response == {"action": "decline"}
@@ -130,7 +126,7 @@ def test_it_declines(as_alice, part):
 
 def test_it_cancels_even_when_the_agent_did_not_list_cancel(as_alice, alice, seeded):
     part = pending_part(alice, actions=("accept",))
-    response = settle(as_alice, part, "cancel")
+    response = answer(as_alice, part, "cancel")
     assert response.status_code == 200
     assert "<strong>Cancelled</strong>" in response.content.decode()
     assert Part.objects.get(pk=part.pk).response == {"action": "cancel"}
@@ -157,14 +153,14 @@ def test_it_accepts_a_prose_reply_where_allowed_and_keeps_a_refused_one(as_alice
 
 
 def test_it_refuses_a_field_the_question_does_not_have(as_alice, part):
-    response = settle(as_alice, part, environment="staging", is_admin="true")
+    response = answer(as_alice, part, environment="staging", is_admin="true")
     assert response.status_code == 400
     assert "This question has no field named &#x27;is_admin&#x27;." in response.content.decode()
     assert unchanged(part)
 
 
 def test_it_refuses_a_value_of_the_wrong_type(as_alice, part):
-    response = settle(as_alice, part, environment="staging", replicas="three", notify="maybe")
+    response = answer(as_alice, part, environment="staging", replicas="three", notify="maybe")
     assert response.status_code == 422
     html = response.content.decode()
     assert "Enter a whole number." in html and "Choose yes or no." in html
@@ -172,7 +168,7 @@ def test_it_refuses_a_value_of_the_wrong_type(as_alice, part):
 
 
 def test_it_refuses_a_value_outside_the_options(as_alice, part):
-    response = settle(as_alice, part, environment="mars", regions=["eu", "moon"])
+    response = answer(as_alice, part, environment="mars", regions=["eu", "moon"])
     assert response.status_code == 422
     assert "Choose one of the listed options." in response.content.decode()
     assert unchanged(part)
@@ -181,15 +177,15 @@ def test_it_refuses_a_value_outside_the_options(as_alice, part):
 def test_it_refuses_an_action_the_question_does_not_offer(as_alice, alice, seeded):
     part = pending_part(alice, actions=("accept", "cancel"))
     for action in ("decline", "respond", "delete"):
-        response = settle(as_alice, part, action)
+        response = answer(as_alice, part, action)
         assert response.status_code == 400
         assert "That answer is not offered for this question." in response.content.decode()
     assert unchanged(part)
 
 
 def test_a_second_answer_gets_409_with_the_chip_and_changes_nothing(as_alice, part):
-    settle(as_alice, part, environment="staging")
-    response = settle(as_alice, part, environment="production")
+    answer(as_alice, part, environment="staging")
+    response = answer(as_alice, part, environment="production")
     assert response.status_code == 409
     html = response.content.decode()
     assert "<dd>Staging</dd>" in html
@@ -202,21 +198,21 @@ def test_a_second_answer_gets_409_with_the_chip_and_changes_nothing(as_alice, pa
 
 def test_someone_elses_part_is_a_404(client, bob, part):
     client.force_login(bob)
-    assert settle(client, part, environment="staging").status_code == 404
-    assert settle(client, part, "cancel").status_code == 404
+    assert answer(client, part, environment="staging").status_code == 404
+    assert answer(client, part, "cancel").status_code == 404
     assert unchanged(part)
 
 
 def test_a_post_without_the_csrf_token_is_refused(alice, part):
     client = Client(enforce_csrf_checks=True)
     client.force_login(alice)
-    response = settle(client, part, environment="staging")
+    response = answer(client, part, environment="staging")
     assert response.status_code == 403
     assert unchanged(part)
 
 
 def test_it_rejects_get_and_anonymous_posts(client, part):
-    assert settle(client, part, environment="staging").status_code == 302  # to the login page
+    assert answer(client, part, environment="staging").status_code == 302  # to the login page
     client.force_login(part.conversation.owner)
     assert client.get(f"/parts/{part.pk}/settle").status_code == 405
     assert unchanged(part)

@@ -69,7 +69,8 @@ def form_context(part: Part, submitted: dict | None, errors: dict | None) -> dic
     context = {"request": request, "widgets": build_widgets(part, request, submitted, errors)}
     response = part.response or {}
     if response.get("action") == "accept":
-        context["rows"] = answer_rows(request, response.get("content") or {})
+        content, redacted = response.get("content") or {}, response.get("redacted") or ()
+        context["rows"] = answer_rows(request, content, redacted)
     return context
 
 
@@ -85,7 +86,9 @@ def read_form_answer(part: Part, answer: Answer) -> dict | Refusal:
         result = contract.validate_form(
             request, answer.fields, utc_offset_minutes=answer.utc_offset_minutes
         )
-        return contract.accept(result.content) if result.ok else Refusal(422, result.errors)
+        if not result.ok:
+            return Refusal(422, result.errors)
+        return contract.accept(result.content, redacted=result.redacted)
     if answer.action == "respond":
         text = answer.text.strip()
         if not text:

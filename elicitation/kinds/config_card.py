@@ -33,7 +33,9 @@ def read_config_answer(part: Part, answer: Answer) -> dict | Refusal:
     """Accept as proposed (no fields sent), or read the edited values like any form."""
     if answer.action == "accept" and not answer.fields:
         checked = contract.validate_content(request_of(part), part.value)
-        return contract.accept(checked.content) if checked.ok else Refusal(422, checked.errors)
+        if not checked.ok:
+            return Refusal(422, checked.errors)
+        return contract.accept(checked.content, redacted=checked.redacted)
     return read_form_answer(part, answer)
 
 
