@@ -1,0 +1,107 @@
+"""Dependencies run one way: no import circle, the lower app never imports the upper one, and
+every module imports cleanly in any order in a fresh interpreter."""
+
+import ast
+import random
+import subprocess
+import sys
+
+from tests.live_server import BASE_DIR
+
+APPS = ("elicitation", "playground")
+# Django's documented place for imports that need the app registry.
+FUNCTION_IMPORTS_ALLOWED = {"playground/apps.py"}
+
+
+def project_modules() -> dict[str, ast.Module]:
+    modules = {}
+    for app in APPS:
+        for path in sorted((BASE_DIR / app).rglob("*.py")):
+            relative = path.relative_to(BASE_DIR)
+            if "migrations" in relative.parts:
+                continue
+            name = ".".join(relative.with_suffix("").parts).removesuffix(".__init__")
+            modules[name] = ast.parse(path.read_text(), filename=str(relative))
+    return modules
+
+
+def imported(tree: ast.Module, *, top_level_only: bool) -> set[str]:
+    nodes = tree.body if top_level_only else ast.walk(tree)
+    names = set()
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+            names |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return {name for name in names if name.split(".")[0] in APPS}
+
+
+def test_the_elicitation_app_never_imports_the_playground():
+    upward = [
+        (name, target)
+        for name, tree in project_modules().items()
+        if name.startswith("elicitation")
+        for target in imported(tree, top_level_only=False)
+        if target.startswith("playground")
+    ]
+    assert upward == []
+
+
+def test_imports_sit_at_the_top_of_modules():
+    hidden = []
+    for name, tree in project_modules().items():
+        path = name.replace(".", "/") + ".py"
+        if path in FUNCTION_IMPORTS_ALLOWED:
+            continue
+        if imported(tree, top_level_only=False) != imported(tree, top_level_only=True):
+            hidden.append(name)
+    assert hidden == []
+
+
+def test_there_is_no_import_circle():
+    modules = project_modules()
+    graph = {
+        # (a package importing its own submodules is no circle)
+        name: {
+            target
+            for target in imported(tree, top_level_only=True)
+            if target in modules and target != name
+        }
+        for name, tree in modules.items()
+    }
+    visiting, done, circles = set(), set(), []
+
+    def visit(name: str, path: list[str]) -> None:
+        if name in done:
+            return
+        if name in visiting:
+            circles.append([*path[path.index(name) :], name])
+            return
+        visiting.add(name)
+        for target in sorted(graph[name]):
+            visit(target, [*path, name])
+        visiting.discard(name)
+        done.add(name)
+
+    for name in sorted(graph):
+        visit(name, [])
+    assert circles == []
+
+
+def test_every_module_imports_in_any_order_in_a_fresh_interpreter():
+    names = sorted(project_modules())
+    for seed in (1, 2, 3):
+        order = names[:]
+        random.Random(seed).shuffle(order)
+        script = (
+            "import django, importlib, os\n"
+            "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'playground.settings')\n"
+            "django.setup()\n"
+            f"for name in {order!r}:\n"
+            "    importlib.import_module(name)\n"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", script], cwd=BASE_DIR, capture_output=True, text=True
+        )
+        assert done.returncode == 0, f"order seed {seed}: {done.stderr[-2000:]}"
