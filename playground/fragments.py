@@ -58,18 +58,21 @@ def render_turn(turn: Turn) -> str:
     return f'<div hx-swap-oob="beforeend:#transcript">{html}</div>'
 
 
-def render_status(conversation: Conversation) -> str:
+def render_status(conversation: Conversation, *, working: bool | None = None) -> str:
     """Return the conversation's status line, to replace the one a tab shows."""
-    return render_to_string(
-        "playground/conversation.html#status", status_context(conversation) | {"oob": True}
-    )
+    context = status_context(conversation, working=working)
+    return render_to_string("playground/conversation.html#status", context | {"oob": True})
 
 
-def status_context(conversation: Conversation) -> dict:
-    """Return whether the agent is working and how many questions wait for the person."""
-    working = conversation.turns.filter(
-        status__in=[Turn.Status.QUEUED, Turn.Status.RUNNING]
-    ).exists()
+def status_context(conversation: Conversation, *, working: bool | None = None) -> dict:
+    """Return whether the agent is working and how many questions wait for the person.
+
+    A runner that knows it is working says so, which saves asking the database.
+    """
+    if working is None:
+        working = conversation.turns.filter(
+            status__in=[Turn.Status.QUEUED, Turn.Status.RUNNING]
+        ).exists()
     waiting = conversation.parts.filter(state=Part.State.PENDING).count()
     return {"conversation": conversation, "working": working, "waiting": waiting}
 

@@ -33,10 +33,9 @@ def push_html_soon(conversation_id: int, html: str) -> None:
         async_to_sync(push_html)(conversation_id, html)
 
 
-async def push_status(turn_id: int) -> None:
-    """Push the conversation's status line (working, questions waiting) after a run changed."""
-    turn = await Turn.objects.select_related("conversation").aget(pk=turn_id)
-    html = await sync_to_async(fragments.render_status)(turn.conversation)
+async def push_status(turn: Turn, *, working: bool | None = None) -> None:
+    """Push the conversation's status line (working, questions waiting) as a run changes."""
+    html = await sync_to_async(fragments.render_status)(turn.conversation, working=working)
     await push_html(turn.conversation_id, html)
 
 

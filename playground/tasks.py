@@ -68,21 +68,22 @@ async def execute_turn(turn_id: int) -> None:
 
 async def run_claimed(turn_id: int, token: str) -> None:
     """Run a claimed turn until it is done, failed or waiting for the person."""
-    await push_status(turn_id)
+    turn = await Turn.objects.select_related("conversation__agent", "conversation__owner").aget(
+        pk=turn_id
+    )
+    await push_status(turn, working=True)
     heartbeat = asyncio.create_task(_heartbeat(turn_id, token))
     try:
-        while await _replay(turn_id, token) == "waiting":
+        while await _replay(turn, token) == "waiting":
             if await sync_to_async(_park)(turn_id, token):
                 break
     finally:
         heartbeat.cancel()
-    await push_status(turn_id)
+    await push_status(turn)
 
 
-async def _replay(turn_id: int, token: str) -> str:
-    turn = await Turn.objects.select_related("conversation__agent", "conversation__owner").aget(
-        pk=turn_id
-    )
+async def _replay(turn: Turn, token: str) -> str:
+    turn_id = turn.pk
     ctx = TurnContext(turn)
     try:
         spec = get_agent_spec(turn.conversation.agent.kind)
@@ -126,15 +127,22 @@ async def _heartbeat(turn_id: int, token: str) -> None:
 
 
 def mark_for_resume(turn_id: int) -> None:
-    """Inside the caller's transaction: queue a waiting turn, or flag a running one to replay."""
-    turn = Turn.objects.select_for_update().get(pk=turn_id)
-    if turn.status == Turn.Status.WAITING:
-        turn.status = Turn.Status.QUEUED
-        turn.save(update_fields=["status", "updated_at"])
-        transaction.on_commit(lambda: turn_queued(turn_id))
-    elif turn.status in (Turn.Status.QUEUED, Turn.Status.RUNNING):
-        turn.resume_requested = True
-        turn.save(update_fields=["resume_requested", "updated_at"])
+    """Inside the caller's transaction: queue a waiting turn, or flag a running one to replay.
+
+    Conditional UPDATEs, tried again if the status changed in between (a run parking at
+    that moment): the common case is one query.
+    """
+    turn = Turn.objects.filter(pk=turn_id)
+    waiting, active = Turn.Status.WAITING, (Turn.Status.QUEUED, Turn.Status.RUNNING)
+    while True:
+        now = timezone.now()
+        if turn.filter(status=waiting).update(status=Turn.Status.QUEUED, updated_at=now):
+            transaction.on_commit(lambda: turn_queued(turn_id))
+            return
+        if turn.filter(status__in=active).update(resume_requested=True, updated_at=now):
+            return
+        if not turn.filter(status__in=(waiting, *active)).exists():
+            return  # done or failed: nothing to resume
 
 
 def on_part_settling(sender, part, **kwargs) -> None:
