@@ -28,3 +28,24 @@ async def slow_step(ctx, message: str) -> None:
     await ctx.say("Starting the slow step.")
     result = await ctx.step("slow", _slow_step)
     await ctx.say(f"Finished the slow step in worker process {result['ran_in']}.")
+
+
+async def _gate(name: str) -> str:
+    """Note that this turn started, then wait (on the loop, holding no thread) for the test."""
+    folder = Path(os.environ["SCALEOUT_STEP_DIR"])
+    await asyncio.to_thread(_append, folder / "gated", name)
+    # The release comes from the test process, so there is no event to await: poll the file.
+    while not (folder / "release").exists():  # noqa: ASYNC110
+        await asyncio.sleep(0.05)  # poll
+    return name
+
+
+def _append(path: Path, line: str) -> None:
+    with open(path, "a") as log:
+        log.write(f"{line}\n")
+
+
+@agent("gated", name="Gated", description="Waits until the test lets it finish.")
+async def gated(ctx, message: str) -> None:
+    await ctx.step("gate", _gate, message)
+    await ctx.say(f"Through the gate: {message}.")

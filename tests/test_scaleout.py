@@ -58,11 +58,11 @@ class PostgresDatabase:
 class Worker:
     """A `manage.py agent_worker` process."""
 
-    def __init__(self, env: dict, log_path):
+    def __init__(self, env: dict, log_path, *options: str):
         self.log_path = log_path
         with open(log_path, "a") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "manage.py", "agent_worker", "--interval", "0.05"],
+                [sys.executable, "manage.py", "agent_worker", "--interval", "0.05", *options],
                 cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
             )  # fmt: skip
 

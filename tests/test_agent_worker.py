@@ -1,0 +1,66 @@
+"""`manage.py agent_worker` runs many turns at once and stops cleanly: on SIGTERM it lets running
+turns finish within the grace period and leaves the rest queued for the next worker."""
+
+import signal
+
+import pytest
+
+from tests.live_server import LiveServer, wait_for
+from tests.test_scaleout import (
+    Person,
+    PostgresDatabase,
+    Worker,
+    clear_redis_prefix,
+    prepare,
+    require_services,
+    scaleout_env,
+)
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory):
+    require_services()
+    workdir = tmp_path_factory.mktemp("worker")
+    database = PostgresDatabase()
+    env = scaleout_env(database, workdir)
+    (workdir / "web").mkdir()
+    server = LiveServer(workdir / "web", env)
+    try:
+        prepare(server)
+        server.start()
+        yield server, database, workdir
+    finally:
+        server.stop()
+        database.drop()
+        clear_redis_prefix(env["REDIS_PREFIX"])
+
+
+def statuses(database: PostgresDatabase) -> list[str]:
+    return [status for (status,) in database.query("SELECT status FROM playground_turn")]
+
+
+def test_one_worker_runs_many_turns_at_once_then_stops_and_leaves_the_rest_queued(stack):
+    server, database, workdir = stack
+    person = Person(server)
+    for number in range(6):
+        conversation = person.start_conversation(server, "gated")
+        person.post(server, f"/c/{conversation}/send", {"text": f"turn {number}"})
+
+    gated = workdir / "gated"
+    worker = Worker(server.env, workdir / "worker-1.log", "--concurrency", "4", "--grace", "1")
+    # Four turns wait at their gate together: none holds the others up.
+    wait_for(lambda: gated.exists() and len(gated.read_text().split("\n")) - 1 == 4, timeout=30)
+    assert sorted(statuses(database)) == ["queued"] * 2 + ["running"] * 4
+
+    worker.process.send_signal(signal.SIGTERM)
+    assert worker.process.wait(timeout=30) == 0
+    assert statuses(database) == ["queued"] * 6  # nothing lost, nothing left "running"
+
+    (workdir / "release").touch()
+    replacement = Worker(server.env, workdir / "worker-2.log", "--concurrency", "20")
+    try:
+        wait_for(lambda: statuses(database) == ["done"] * 6, timeout=60)
+    finally:
+        replacement.stop()
+    said = sorted(text for (text,) in database.query("SELECT text FROM playground_message"))
+    assert said == [f"Through the gate: turn {number}." for number in range(6)]
