@@ -9,7 +9,7 @@ import json
 import subprocess
 import sys
 
-NAMES = ["push_latency", "settle_throughput", "waiting_cost", "replay_render"]
+NAMES = ["push_latency", "settle_throughput", "waiting_cost", "replay_render", "worker_concurrency"]
 
 
 def headline(result: dict) -> tuple[str, str, str]:
@@ -56,6 +56,12 @@ def headline(result: dict) -> tuple[str, str, str]:
                 f"{r['parts'].split(' vs ')[0]} parts: {r['queries_small']} queries, "
                 f"{r['page_ms_small']:.0f} ms",
                 f"{r['ms_per_part']:.2f} ms per part",
+            )
+        case "worker_concurrency":
+            return (
+                f"{r['conversations']} turns of a 1 s step: {r['wall_s']:.1f} s",
+                f"floor {r['floor_s']:.1f} s at concurrency {r['concurrency']}",
+                f"{r['ratio']:.2f}",
             )
     return "", "", ""
 

@@ -26,11 +26,11 @@ def machine() -> str:
     return f"{os.cpu_count()} cores ({cpu}), {memory:.0f} GiB, Python {platform.python_version()}"
 
 
-def bench_main(name: str, run) -> None:
+def bench_main(name: str, run, *, workers: int = 2, concurrency: int | None = None) -> None:
     parser = argparse.ArgumentParser(prog=f"python -m bench.{name}")
     parser.add_argument("--stack", choices=["embedded", "scaleout"], default="embedded")
     parser.add_argument("--quick", action="store_true", help="smaller sizes, for a quick look")
-    parser.add_argument("--workers", type=int, default=2, help="agent workers in scale-out")
+    parser.add_argument("--workers", type=int, default=workers, help="agent workers in scale-out")
     parser.add_argument("--idle", type=float, default=60, help="waiting_cost: idle seconds")
     parser.add_argument(
         "--no-synchronous-commit",
@@ -39,7 +39,10 @@ def bench_main(name: str, run) -> None:
     )
     args = parser.parse_args()
     stack = Stack(
-        args.stack, workers=args.workers, synchronous_commit=not args.no_synchronous_commit
+        args.stack,
+        workers=args.workers,
+        synchronous_commit=not args.no_synchronous_commit,
+        concurrency=concurrency,
     )
     with stack:
         print(f"{name} on {stack.description}", flush=True)

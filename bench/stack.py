@@ -46,7 +46,14 @@ def wait_until(condition, timeout: float, what: str):
 
 
 class Stack:
-    def __init__(self, kind: str, *, workers: int = 2, synchronous_commit: bool = True):
+    def __init__(
+        self,
+        kind: str,
+        *,
+        workers: int = 2,
+        synchronous_commit: bool = True,
+        concurrency: int | None = None,
+    ):
         assert kind in ("embedded", "scaleout"), kind
         self.synchronous_commit = synchronous_commit
         self.kind = kind
@@ -72,6 +79,11 @@ class Stack:
                 "REDIS_PREFIX": self.database,
                 "TASK_BACKEND": "database",
             }
+        # Turns a runner runs at once: the embedded server's, or each worker's.
+        self.worker_args = []
+        if concurrency is not None:
+            self.env["EMBEDDED_CONCURRENCY"] = str(concurrency)
+            self.worker_args = ["--concurrency", str(concurrency)]
         self.web: subprocess.Popen | None = None
         self.workers: list[subprocess.Popen] = []
 
@@ -100,7 +112,8 @@ class Stack:
         )
         wait_until(self._answers, 30, "daphne did not start")
         for number in range(self.worker_count):
-            self.workers.append(self._spawn(f"worker-{number}", "manage.py", "agent_worker"))
+            worker = self._spawn(f"worker-{number}", "manage.py", "agent_worker", *self.worker_args)
+            self.workers.append(worker)
         return self
 
     def _spawn(self, name: str, *args: str) -> subprocess.Popen:
