@@ -13,9 +13,9 @@ from playground.onboarding.extraction import (
     SLOT_ORDER,
     AgentDraft,
     extract,
-    find_timezone,
-    parse_time,
 )
+from playground.onboarding.schedules import parse_time
+from playground.onboarding.time_zones import find_timezone
 
 EVERYTHING_MISSING = list(SLOT_ORDER)
 
@@ -78,7 +78,7 @@ CASES = [
         "every Monday at 8:30 post a report of stale pull requests to #eng",
         {
             "platform": "github",
-            "trigger": {"kind": "weekly", "day": "monday", "time": "08:30"},
+            "trigger": {"kind": "weekly", "days": ["monday"], "time": "08:30"},
             "destination": {"kind": "slack", "channel": "#eng"},
             "missing": ["timezone"],
         },
@@ -138,7 +138,7 @@ CASES = [
         {
             "platform": "intercom",
             "trigger": None,
-            "proposed": {"trigger": {"kind": "daily", "time": "17:30"}},
+            "proposed": {"trigger": {"time": "17:30"}},
             "timezone": "Europe/Berlin",
             "missing": ["trigger", "destination"],
         },
@@ -148,7 +148,7 @@ CASES = [
         {
             "platform": "email",
             "trigger": None,
-            "proposed": {"trigger": {"kind": "weekly", "day": "monday", "time": "09:00"}},
+            "proposed": {"trigger": {"kind": "weekly"}},
             "missing": ["trigger", "timezone"],
         },
     ),
@@ -157,7 +157,7 @@ CASES = [
         {
             "trigger": None,
             "proposed": {
-                "trigger": {"kind": "daily", "time": "09:00"},
+                "trigger": {"kind": "daily"},
                 "name": "Zendesk assistant",
             },
         },
@@ -195,7 +195,7 @@ CASES = [
         "Every Friday at 4pm summarise the #general Slack channel and email me",
         {
             "platform": "slack",
-            "trigger": {"kind": "weekly", "day": "friday", "time": "16:00"},
+            "trigger": {"kind": "weekly", "days": ["friday"], "time": "16:00"},
             "destination": None,
             "proposed": {"destination": {"kind": "email"}},
         },
@@ -212,7 +212,7 @@ CASES = [
         "Watch Zendesk at midnight Tokyo time and post to #jp-support",
         {
             "trigger": None,
-            "proposed": {"trigger": {"kind": "daily", "time": "00:00"}},
+            "proposed": {"trigger": {"time": "00:00"}},
             "timezone": "Asia/Tokyo",
         },
     ),

@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
+from elicitation.forms import CHECKBOX_LIMIT
 from playground.onboarding import catalog
 from playground.onboarding.extraction import SLOT_ORDER, AgentDraft, extract
 from playground.onboarding.questions import (
@@ -106,25 +107,86 @@ def test_ambiguous_platforms_come_first_with_the_first_as_default() -> None:
     assert all(option["description"] for option in field["oneOf"])
 
 
-def test_the_schedule_question_offers_kind_time_minutes_and_day() -> None:
+def test_how_often_is_asked_first_when_the_description_does_not_say() -> None:
+    payload = question_for(extract("Watch Zendesk at 17:30 and post to #support"), "trigger")
+    fields = payload["requestedSchema"]["properties"]
+    assert list(fields) == ["kind"]
+    assert [option["const"] for option in fields["kind"]["oneOf"]] == catalog.values(
+        catalog.TRIGGERS
+    )
+    assert payload["message"].startswith("How often should the agent run? You mentioned 17:30")
+
+
+FOLLOW_UP_FIELDS = [
+    ("every_n_minutes", ["minutes"]),
+    ("daily", ["time"]),
+    ("weekdays", ["time"]),
+    ("times_a_day", ["times", "weekdays_only"]),
+    ("weekly", ["days", "time"]),
+    ("every_n_weeks", ["weeks", "days", "time"]),
+    ("monthly", ["day_of_month", "time"]),
+]
+
+
+@pytest.mark.parametrize(("kind", "shown"), FOLLOW_UP_FIELDS)
+def test_the_follow_up_shows_only_what_the_chosen_schedule_needs(kind: str, shown: list) -> None:
+    draft = apply_answer(extract("help"), "trigger", {"kind": kind})
+    assert draft.trigger is None and "trigger" not in draft.errors
+    payload = question_for(draft, "trigger")
+    assert list(payload["requestedSchema"]["properties"]) == shown
+    assert set(payload["requestedSchema"]["required"]) == set(shown) - {"weekdays_only"}
+    assert_flat(payload["requestedSchema"])
+
+
+@pytest.mark.parametrize("kind", ["hourly", "on_demand"])
+def test_a_schedule_with_nothing_more_to_ask_is_settled_at_once(kind: str) -> None:
+    draft = answer(extract("help"), "trigger", {"kind": kind})
+    assert draft.trigger == {"kind": kind}
+    assert "trigger" not in draft.missing
+
+
+def test_a_described_cadence_goes_straight_to_its_follow_up() -> None:
     payload = question_for(extract("Every morning check Zendesk"), "trigger")
     fields = payload["requestedSchema"]["properties"]
-    assert fields["kind"]["default"] == "daily"
+    assert list(fields) == ["time"]
     assert fields["time"]["default"] == "09:00"
     assert fields["time"]["x-ui"] == {"placeholder": "09:00"}
     assert re.fullmatch(fields["time"]["pattern"], "17:30")
     assert not re.fullmatch(fields["time"]["pattern"], "24:00")
-    assert (fields["minutes"]["minimum"], fields["minutes"]["maximum"]) == (5, 1440)
-    assert [option["const"] for option in fields["day"]["oneOf"]] == catalog.values(catalog.DAYS)
-    assert payload["requestedSchema"]["required"] == ["kind"]
-    assert "every day at 09:00" in payload["message"]
+    assert payload["message"] == (
+        "At what time should the agent run every day? I suggest every day at 09:00; change it "
+        "if that is not right."
+    )
+
+
+def test_days_of_the_week_are_checkboxes_not_a_multi_select() -> None:
+    draft = apply_answer(extract("help"), "trigger", {"kind": "weekly"})
+    days = question_for(draft, "trigger")["requestedSchema"]["properties"]["days"]
+    assert days["type"] == "array"
+    assert [option["const"] for option in days["items"]["anyOf"]] == catalog.values(catalog.DAYS)
+    assert len(days["items"]["anyOf"]) <= CHECKBOX_LIMIT
+
+
+def test_an_ambiguous_biweekly_asks_which_meaning() -> None:
+    draft = extract("Biweekly, send a digest of Freshdesk tickets to #support")
+    payload = question_for(draft, "trigger")
+    assert payload["message"].startswith(
+        "“Biweekly” can mean every two weeks or twice a week. How often should the agent run?"
+    )
+    draft = answer(draft, "trigger", {"kind": "every_n_weeks"})
+    fields = question_for(draft, "trigger")["requestedSchema"]["properties"]
+    assert fields["weeks"]["default"] == 2
 
 
 def test_the_time_zone_question_defaults_to_utc_and_names_the_schedule() -> None:
     payload = question_for(extract("Every weekday at 9am check GitHub"), "timezone")
-    field = payload["requestedSchema"]["properties"]["timezone"]
-    assert field["default"] == "UTC"
-    assert len(field["oneOf"]) == len(catalog.TIMEZONES)
+    fields = payload["requestedSchema"]["properties"]
+    assert fields["timezone"]["default"] == "UTC"
+    # The likely zones and "another one", never all ~600 (the contract caps options at 500).
+    assert len(fields["timezone"]["oneOf"]) == len(catalog.TIMEZONES) + 1
+    assert fields["timezone"]["oneOf"][-1]["const"] == "other"
+    assert fields["timezone_name"]["x-ui"] == {"placeholder": "America/Vancouver"}
+    assert payload["requestedSchema"]["required"] == ["timezone"]
     assert "every weekday at 09:00" in payload["message"]
 
 
@@ -132,6 +194,28 @@ def test_the_time_zone_question_prefers_a_proposed_zone() -> None:
     draft = AgentDraft(proposed={"timezone": "Asia/Tokyo"})
     field = question_for(draft, "timezone")["requestedSchema"]["properties"]["timezone"]
     assert field["default"] == "Asia/Tokyo"
+
+
+def test_an_ambiguous_abbreviation_offers_its_zones_first() -> None:
+    payload = question_for(extract("Every morning at 8 IST summarise Zendesk"), "timezone")
+    options = payload["requestedSchema"]["properties"]["timezone"]["oneOf"]
+    assert [option["const"] for option in options[:3]] == [
+        "Asia/Kolkata",
+        "Europe/Dublin",
+        "Asia/Jerusalem",
+    ]
+    assert payload["message"].startswith(
+        "The time zone you named can mean India, Dublin or Israel time."
+    )
+
+
+def test_a_misspelt_platform_is_suggested_and_pre_selected() -> None:
+    payload = question_for(extract("Watch Zendsk for urgent tickets every hour"), "platform")
+    assert payload["message"] == (
+        "I don't know “Zendsk”. Did you mean Zendesk? Which platform should the agent watch "
+        "for new work?"
+    )
+    assert payload["requestedSchema"]["properties"]["platform"]["default"] == "zendesk"
 
 
 def test_the_destination_question_asks_for_the_missing_detail() -> None:
@@ -157,14 +241,14 @@ VALID_ANSWERS = [
     ("purpose", {"purpose": "Watch Freshdesk for urgent tickets"}, {"purpose": "Watch Freshdesk "
      "for urgent tickets.", "platform": "freshdesk"}),
     ("platform", {"platform": "intercom"}, {"platform": "intercom", "platform_candidates": []}),
-    ("trigger", {"kind": "every_n_minutes", "minutes": 20},
-     {"trigger": {"kind": "every_n_minutes", "minutes": 20}}),
-    ("trigger", {"kind": "daily", "time": "7:05"}, {"trigger": {"kind": "daily", "time": "07:05"}}),
-    ("trigger", {"kind": "weekly", "time": "08:30", "day": "friday"},
-     {"trigger": {"kind": "weekly", "day": "friday", "time": "08:30"}}),
-    ("trigger", {"kind": "hourly", "time": "08:30"}, {"trigger": {"kind": "hourly"}}),
+    ("trigger", {"kind": "hourly"}, {"trigger": {"kind": "hourly"}}),
     ("trigger", {"kind": "on_demand"}, {"trigger": {"kind": "on_demand"}}),
     ("timezone", {"timezone": "Europe/Berlin"}, {"timezone": "Europe/Berlin"}),
+    ("timezone", {"timezone": "other", "timezone_name": "Vancouver"},
+     {"timezone": "America/Vancouver"}),
+    ("timezone", {"timezone": "UTC", "timezone_name": "asia/kathmandu"},
+     {"timezone": "Asia/Kathmandu"}),
+    ("destination", {"kind": "slack_dm"}, {"destination": {"kind": "slack_dm"}}),
     ("destination", {"kind": "slack", "channel": "Support-EU"},
      {"destination": {"kind": "slack", "channel": "#support-eu"}}),
     ("destination", {"kind": "email", "address": "ops@example.com"},
@@ -192,12 +276,10 @@ INVALID_ANSWERS = [
     ("purpose", {"purpose": "12345"}),
     ("platform", {"platform": "jira"}),
     ("platform", {}),
-    ("trigger", {"kind": "daily"}),
-    ("trigger", {"kind": "weekly", "time": "08:30"}),
-    ("trigger", {"kind": "every_n_minutes", "minutes": 2}),
-    ("trigger", {"kind": "every_n_minutes", "minutes": True}),
     ("trigger", {"kind": "fortnightly"}),
     ("timezone", {"timezone": "Mars/Olympus_Mons"}),
+    ("timezone", {"timezone": "other"}),
+    ("timezone", {"timezone": "UTC", "timezone_name": "Mars/Olympus_Mons"}),
     ("destination", {"kind": "slack"}),
     ("destination", {"kind": "email", "address": "not an address"}),
     ("destination", {"kind": "carrier-pigeon"}),
@@ -219,11 +301,59 @@ def test_an_invalid_answer_leaves_the_slot_missing(slot: str, content: dict) -> 
     assert question is not None and question["payload"]["message"].startswith(updated.errors[slot])
 
 
+SCHEDULES = [
+    ("every_n_minutes", {"minutes": 20}, {"kind": "every_n_minutes", "minutes": 20}),
+    ("daily", {"time": "7:05"}, {"kind": "daily", "time": "07:05"}),
+    ("weekdays", {"time": "17:00"}, {"kind": "weekdays", "time": "17:00"}),
+    ("times_a_day", {"times": "16:00, 9:00", "weekdays_only": True},
+     {"kind": "times_a_day", "times": ["09:00", "16:00"], "weekdays_only": True}),
+    ("weekly", {"days": ["friday", "monday"], "time": "08:30"},
+     {"kind": "weekly", "days": ["monday", "friday"], "time": "08:30"}),
+    ("every_n_weeks", {"weeks": 3, "days": ["tuesday"], "time": "10:00"},
+     {"kind": "every_n_weeks", "weeks": 3, "days": ["tuesday"], "time": "10:00"}),
+    ("monthly", {"day_of_month": "last_weekday", "time": "16:30"},
+     {"kind": "monthly", "day_of_month": "last_weekday", "time": "16:30"}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "follow_up", "expected"), SCHEDULES)
+def test_a_schedule_is_how_often_then_its_details(kind: str, follow_up: dict, expected) -> None:
+    draft = answer(extract("help"), "trigger", {"kind": kind})
+    draft = answer(draft, "trigger", follow_up)
+    assert draft.trigger == expected
+    assert "trigger" not in draft.missing and "trigger" not in draft.errors
+
+
+BAD_FOLLOW_UPS = [
+    ("daily", {}, "“Every day” needs a time of day, like 09:00."),
+    ("weekly", {"time": "08:30"}, "Choose at least one day of the week."),
+    ("every_n_minutes", {"minutes": 2}, "Give a number of minutes between 5 and 1440."),
+    ("every_n_minutes", {"minutes": True}, "Give a number of minutes between 5 and 1440."),
+    ("times_a_day", {"times": "09:00"},
+     "Give two to 12 different times of day, like 09:00, 16:00."),
+    ("every_n_weeks", {"weeks": 1, "days": ["monday"], "time": "09:00"},
+     "Give a number of weeks between 2 and 12."),
+    ("monthly", {"day_of_month": "31", "time": "09:00"}, "Choose the day of the month."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "follow_up", "problem"), BAD_FOLLOW_UPS)
+def test_a_bad_follow_up_is_asked_again_with_the_reason(kind, follow_up, problem) -> None:
+    draft = apply_answer(
+        apply_answer(extract("help"), "trigger", {"kind": kind}), "trigger", follow_up
+    )
+    assert draft.trigger is None and draft.errors["trigger"] == problem
+    again = question_for(draft, "trigger")
+    assert again["message"].startswith(problem)
+    assert draft.proposed["trigger"]["kind"] == kind  # the same follow-up, not "how often"
+
+
 def test_a_partial_schedule_keeps_what_was_given_for_the_next_question() -> None:
-    updated = apply_answer(extract("help"), "trigger", {"kind": "weekly", "time": "08:30"})
+    draft = apply_answer(extract("help"), "trigger", {"kind": "weekly"})
+    updated = apply_answer(draft, "trigger", {"time": "08:30"})
     assert updated.proposed["trigger"] == {"kind": "weekly", "time": "08:30"}
     fields = question_for(updated, "trigger")["requestedSchema"]["properties"]
-    assert (fields["kind"]["default"], fields["time"]["default"]) == ("weekly", "08:30")
+    assert fields["time"]["default"] == "08:30"
 
 
 def test_apply_answer_does_not_change_the_draft_it_was_given() -> None:
@@ -231,6 +361,7 @@ def test_apply_answer_does_not_change_the_draft_it_was_given() -> None:
     before = draft.to_dict()
     apply_answer(draft, "platform", {"platform": "github"})
     apply_answer(draft, "trigger", {"kind": "daily"})
+    apply_answer(draft, "trigger", {"time": "09:00"})
     apply_answer(draft, "nonsense", {"x": 1})
     apply_answer(draft, "platform", None)  # type: ignore[arg-type]
     assert draft.to_dict() == before
@@ -239,7 +370,8 @@ def test_apply_answer_does_not_change_the_draft_it_was_given() -> None:
 def test_an_interval_schedule_stops_the_time_zone_question() -> None:
     draft = extract("help")
     assert "timezone" in draft.missing
-    draft = apply_answer(draft, "trigger", {"kind": "every_n_minutes", "minutes": 15})
+    draft = apply_answer(draft, "trigger", {"kind": "every_n_minutes"})
+    draft = apply_answer(draft, "trigger", {"minutes": 15})
     assert "timezone" not in draft.missing
 
 
@@ -264,18 +396,19 @@ def test_answers_are_redacted() -> None:
 
 def test_the_wizard_finishes_from_nothing() -> None:
     draft = extract("help")
-    answers = {
-        "purpose": {"purpose": "Summarise Intercom conversations"},
-        "trigger": {"kind": "weekdays", "time": "17:00"},
-        "timezone": {"timezone": "Europe/London"},
-        "destination": {"kind": "slack", "channel": "#cs"},
-    }
+    answers = [
+        {"purpose": "Summarise Intercom conversations"},
+        {"kind": "weekdays"},
+        {"time": "17:00"},
+        {"timezone": "Europe/London"},
+        {"kind": "slack", "channel": "#cs"},
+    ]
     asked = []
     while (question := next_question(draft)) is not None:
         assert len(asked) < 10
         asked.append(question["slot"])
-        draft = answer(draft, question["slot"], answers[question["slot"]])
-    assert asked == ["purpose", "trigger", "timezone", "destination"]
+        draft = answer(draft, question["slot"], answers[len(asked) - 1])
+    assert asked == ["purpose", "trigger", "trigger", "timezone", "destination"]
     assert draft_to_config(draft) == {
         "name": "Intercom conversation digest",
         "purpose": "Summarise Intercom conversations.",
@@ -301,8 +434,9 @@ def test_the_config_form_is_in_the_flat_dialect() -> None:
     assert_flat(schema)
     assert list(schema["properties"]) == [
         "name", "purpose", "instructions", "platform", "trigger_kind", "trigger_time",
-        "trigger_minutes", "trigger_day", "timezone", "destination_kind", "destination_target",
-        "tools",
+        "trigger_times", "trigger_weekdays_only", "trigger_minutes", "trigger_weeks",
+        "trigger_days", "trigger_day_of_month", "timezone", "destination_kind",
+        "destination_target", "tools",
     ]  # fmt: skip
     assert schema["properties"]["name"]["maxLength"] == 80
     assert schema["properties"]["instructions"]["format"] == "multiline"
@@ -315,6 +449,9 @@ CONFIG_DESCRIPTIONS = [
     "every Monday at 8:30 post a report of stale pull requests to #eng, London time",
     "Every evening at 7 email a recap of the Gmail inbox to boss@corp.io, Tokyo time",
     "When I ask, draft replies to unassigned Freshdesk tickets and tell me here",
+    "Every other Monday at 10am summarise Zendesk tickets in #support, Vancouver time",
+    "Every weekday at 9am and 4pm check Intercom and send me a Slack DM, CET",
+    "On the first weekday of each month at 9am email a Zendesk report to ops@example.com, UTC",
 ]
 
 
@@ -344,5 +481,5 @@ def test_the_config_form_explains_what_is_wrong() -> None:
     values.pop("trigger_minutes")
     with pytest.raises(ConfigFormError) as raised:
         form_values_to_config(values)
-    assert set(raised.value.errors) == {"name", "trigger_day", "destination_target"}
-    assert raised.value.errors["trigger_day"] == "A weekly schedule needs a day of the week."
+    assert set(raised.value.errors) == {"name", "trigger_days", "destination_target"}
+    assert raised.value.errors["trigger_days"] == "Choose at least one day of the week."

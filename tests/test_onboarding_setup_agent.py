@@ -104,7 +104,8 @@ def test_from_nothing_it_asks_for_every_slot_in_turn(client, wizard):
     answers = [
         {"purpose": "Keep my team up to date"},
         {"platform": "zendesk"},
-        {"kind": "daily", "time": "08:30"},
+        {"kind": "daily"},
+        {"time": "08:30"},
         {"timezone": "Europe/Paris"},
         {"kind": "email", "address": "ops@example.com"},
         {"name": "Morning digest"},
@@ -114,7 +115,8 @@ def test_from_nothing_it_asks_for_every_slot_in_turn(client, wizard):
     assert [message.split("?")[0] for message in questions(wizard)] == [
         "What should the new agent do",
         "Which platform should the agent watch for new work",
-        "When should the agent run",
+        "How often should the agent run",
+        "At what time should the agent run every day",
         "Which time zone should the schedule (every day at 08:30) follow",
         "Where should the agent send its results",
         "What should this agent be called",
@@ -126,10 +128,16 @@ def test_from_nothing_it_asks_for_every_slot_in_turn(client, wizard):
 
 
 def test_a_bad_answer_is_asked_again_with_the_reason(client, wizard):
-    send(client, wizard, "Summarise new GitHub pull requests each evening")
-    # A form cannot say "weekly needs a day"; the setup agent can.
-    assert answer(client, pending(wizard), kind="weekly", time="18:00").status_code == 200
-    assert pending(wizard).message.startswith("A weekly schedule needs a day of the week.")
+    send(client, wizard, "Summarise new GitHub pull requests twice a day")
+    assert pending(wizard).message.startswith("At which times of day should the agent run?")
+    # A form cannot say "twice a day needs two times"; the setup agent can.
+    assert answer(client, pending(wizard), times="09:00").status_code == 200
+    again = pending(wizard)
+    assert again.message.startswith("Give two to 12 different times of day, like 09:00, 16:00.")
+    assert answer(client, again, times="09:00, 17:30").status_code == 200
+    assert pending(wizard).message.startswith(
+        "Which time zone should the schedule (every day at 09:00 and 17:30) follow?"
+    )
 
 
 def test_a_secret_is_not_stored_and_gets_a_pointer_to_connecting(client, wizard):
@@ -149,7 +157,7 @@ def test_a_secret_is_not_stored_and_gets_a_pointer_to_connecting(client, wizard)
 
 def test_cancel_keeps_the_draft_and_a_later_message_carries_on(client, wizard):
     send(client, wizard, "Summarise new GitHub pull requests each evening")
-    assert answer(client, pending(wizard), kind="daily", time="18:00").status_code == 200
+    assert answer(client, pending(wizard), time="18:00").status_code == 200
     assert answer(client, pending(wizard), action="cancel").status_code == 200
     assert said(wizard)[-1] == setup_agent.KEPT_AS_DRAFT
     assert Agent.objects.get(pk=wizard.agent_id).is_draft

@@ -2,13 +2,14 @@
 
 Every entry has a stable `value` (stored in configurations), a `title` a person reads and a
 one-line `description`. The lists are deliberately small: a value that is not here cannot be
-configured, so the wizard asks instead of inventing one.
+configured, so the wizard asks instead of inventing one. Time zones are the exception: any
+IANA name `zoneinfo` knows is accepted, and TIMEZONES is only the short list offered first.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import available_timezones
 
 
 @dataclass(frozen=True)
@@ -103,17 +104,30 @@ PLATFORMS: tuple[Platform, ...] = (
     ),
 )
 
+# The schedule kinds and the keys each one needs besides `kind`:
+#   on_demand, hourly                      nothing more
+#   every_n_minutes                        minutes (5..1440)
+#   daily, weekdays                        time ("HH:MM")
+#   times_a_day                            times (2..12 "HH:MM", sorted), weekdays_only (bool)
+#   weekly                                 days (weekday values, week order), time
+#   every_n_weeks                          weeks (2..12), days, time; counted from the first run
+#   monthly                                day_of_month (a MONTH_DAYS value), time
 TRIGGERS: tuple[Option, ...] = (
     Option("on_demand", "When I ask", "Runs only when someone starts it from the chat."),
     Option("every_n_minutes", "Every few minutes", "Runs every N minutes, between 5 and 1440."),
     Option("hourly", "Every hour", "Runs once an hour, on the hour."),
     Option("daily", "Every day", "Runs once a day at a set time."),
+    Option("times_a_day", "Several times a day", "Runs at two or more set times each day."),
     Option("weekdays", "Every weekday", "Runs Monday to Friday at a set time."),
-    Option("weekly", "Every week", "Runs once a week on a set day and time."),
+    Option("weekly", "Every week", "Runs on one or more days each week, at a set time."),
+    Option("every_n_weeks", "Every few weeks", "Runs every 2 to 12 weeks on set days."),
+    Option("monthly", "Every month", "Runs once a month on a set day."),
 )
 
 # Schedules that fire at a clock time, and so need a time zone.
-TIMED_TRIGGERS: frozenset[str] = frozenset({"daily", "weekdays", "weekly"})
+TIMED_TRIGGERS: frozenset[str] = frozenset(
+    {"daily", "times_a_day", "weekdays", "weekly", "every_n_weeks", "monthly"}
+)
 
 DAYS: tuple[Option, ...] = (
     Option("monday", "Monday"),
@@ -123,6 +137,21 @@ DAYS: tuple[Option, ...] = (
     Option("friday", "Friday"),
     Option("saturday", "Saturday"),
     Option("sunday", "Sunday"),
+)
+
+
+def ordinal(day: int) -> str:
+    """Return "1st", "2nd", "23rd", "11th" for a day number."""
+    suffix = "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+    return f"{day}{suffix}"
+
+
+# Days up to the 28th exist in every month; the 29th to 31st are asked about, never shifted.
+MONTH_DAYS: tuple[Option, ...] = (
+    Option("first_weekday", "The first weekday", "The first Monday to Friday of the month."),
+    *(Option(str(day), f"The {ordinal(day)}") for day in range(1, 29)),
+    Option("last_weekday", "The last weekday", "The last Monday to Friday of the month."),
+    Option("last_day", "The last day", "The 28th to the 31st, depending on the month."),
 )
 
 DESTINATIONS: tuple[Destination, ...] = (
@@ -139,6 +168,12 @@ DESTINATIONS: tuple[Destination, ...] = (
         "Sends the result to an email address.",
         target="address",
         tools=("send_email",),
+    ),
+    Destination(
+        "slack_dm",
+        "Slack direct message",
+        "Sends the result to you as a direct message in Slack.",
+        tools=("post_message",),
     ),
     Destination("chat", "This chat", "Replies here in the playground chat."),
     Destination(
@@ -177,6 +212,7 @@ TIMEZONES: tuple[Option, ...] = (
     Option("Europe/Warsaw", "Warsaw", "Poland (CET, CEST in summer)."),
     Option("Europe/Helsinki", "Helsinki", "Finland (EET, EEST in summer)."),
     Option("Europe/Istanbul", "Istanbul", "Turkey (TRT, no daylight saving)."),
+    Option("Asia/Jerusalem", "Israel", "Israel (IST, IDT in summer)."),
     Option("Africa/Johannesburg", "Johannesburg", "South Africa (SAST)."),
     Option("Asia/Dubai", "Dubai", "United Arab Emirates (GST)."),
     Option("Asia/Kolkata", "India", "India Standard Time (IST)."),
@@ -204,15 +240,19 @@ def values(options: tuple[Option, ...]) -> list[str]:
     return [option.value for option in options]
 
 
+# Every IANA name zoneinfo knows; "UTC" included. Read once: it lists files on disk.
+IANA_ZONES: frozenset[str] = frozenset(available_timezones())
+
+
 def is_timezone(value: object) -> bool:
-    """Return whether the value is one of the curated time zones and known to zoneinfo."""
-    if find(TIMEZONES, value) is None:
-        return False
-    try:
-        ZoneInfo(str(value))
-    except (ZoneInfoNotFoundError, ValueError):
-        return False
-    return True
+    """Return whether the value is an IANA time zone name zoneinfo knows, such as "Asia/Tokyo"."""
+    return isinstance(value, str) and value in IANA_ZONES
+
+
+def timezone_title(value: str) -> str:
+    """Return how a person reads a zone: the curated title ("US Eastern") or the IANA name."""
+    option = find(TIMEZONES, value)
+    return option.title if option else value
 
 
 def tools_for(platform: str | None, destination_kind: str | None) -> list[str]:

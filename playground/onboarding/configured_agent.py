@@ -26,7 +26,10 @@ SCOPES = (
 DEFAULT_RANGE = {
     "every_n_minutes": "last_hour",
     "hourly": "last_hour",
+    "times_a_day": "last_day",
     "weekly": "last_week",
+    "every_n_weeks": "last_month",
+    "monthly": "last_month",
 }
 MAX_FOCUS_CHARS = 200
 

@@ -5,20 +5,20 @@ listed in `missing`, in the order the wizard should ask, and where a sensible de
 is offered in `proposed` so the question can pre-fill it ("every morning" proposes 09:00 but
 still asks). It never raises, whatever the string.
 
-Decisions worth knowing:
-- "every N hours" becomes `every_n_minutes` with N * 60 minutes ("every hour" is `hourly`), so
-  the cadence is kept exactly; intervals outside 5..1440 minutes are asked about.
-- An interval wins over a calendar word: "every 15 minutes on weekdays" runs every 15 minutes.
-- A clock time with no cadence ("at 17:30") proposes a daily run rather than assuming one.
-- A bare hour after "at" is read on the 24-hour clock ("at 8" is 08:00) unless the text says
-  afternoon, evening or night ("every evening at 7" is 19:00).
+Schedules are read by `schedules` and time zones by `time_zones` (their docstrings list the
+phrases they know). Decisions worth knowing here:
 - Timezone is only asked for schedules that fire at a clock time (or while the schedule is
   still unknown); an interval agent uses UTC.
+- A platform name with a typo ("Zendsk") is not taken: it is suggested, pre-selected, in the
+  platform question ("Did you mean Zendesk?"), matched with `difflib` against the catalog.
+- "DM me" / "a Slack DM" / "direct message" is a Slack direct message; without Slack named
+  anywhere it is proposed and asked. "here", "in this chat" after a delivery verb is the chat.
 """
 
 from __future__ import annotations
 
 import copy
+import difflib
 import re
 import unicodedata
 from dataclasses import asdict, dataclass, field, fields
@@ -26,15 +26,13 @@ from typing import Any
 
 from elicitation.secrets import redact_secrets
 from playground.onboarding import catalog
+from playground.onboarding.schedules import read_schedule
+from playground.onboarding.time_zones import find_timezones
 
 MAX_DESCRIPTION_CHARS = 10_000
 MAX_NAME_CHARS = 80
 MAX_PURPOSE_CHARS = 200
 MAX_INSTRUCTIONS_CHARS = 4_000
-MIN_MINUTES = 5
-MAX_MINUTES = 1440
-DEFAULT_TIME = "09:00"
-DEFAULT_DAY = "monday"
 ASK_INSTEAD = "When something is unclear, ask the person with request_input instead of guessing."
 
 # The order the wizard asks in: what the agent is for first, then where, when, and how it reports.
@@ -68,6 +66,7 @@ class AgentDraft:
     platform_candidates: list[str] = field(default_factory=list)
     trigger: dict[str, Any] | None = None
     timezone: str | None = None
+    timezone_candidates: list[str] = field(default_factory=list)
     destination: dict[str, Any] | None = None
     tools: list[str] = field(default_factory=lambda: list(catalog.ALWAYS_TOOLS))
     missing: list[str] = field(default_factory=list)
@@ -135,279 +134,6 @@ def clean_description(description: str) -> tuple[str, bool]:
     return _truncate(" ".join(text.split()), MAX_DESCRIPTION_CHARS), redacted
 
 
-# --- Times and schedules -------------------------------------------------------------------
-
-_NUMBER_WORDS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "ten": 10,
-    "twelve": 12,
-    "fifteen": 15,
-    "twenty": 20,
-    "thirty": 30,
-    "forty-five": 45,
-    "sixty": 60,
-    "ninety": 90,
-}
-_NUMBER = r"(\d{1,5}|" + "|".join(_NUMBER_WORDS) + r")"
-
-_TIME_12H = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?\s?m\b\.?", re.I)
-_TIME_24H = re.compile(r"(?<![\d:.])(\d{1,2}):(\d{2})(?![\d:])(?!\s*[ap]\.?\s?m\b)", re.I)
-_TIME_AT_HOUR = re.compile(
-    r"\bat\s+(\d{1,2})(?:\s*o'?clock\b)?(?!\d|[:.]\d)"
-    r"(?!\s*(?:[ap]\.?\s?m\b|min|hour|hr|h\b|%|percent|tickets?|issues?|items?|times?))",
-    re.I,
-)
-_TIME_OCLOCK = re.compile(r"\b(\d{1,2})\s*o'?clock\b", re.I)
-_TIME_NAMED = re.compile(r"\b(noon|midday|midnight)\b", re.I)
-_LATER_IN_DAY = re.compile(r"\b(?:afternoons?|evenings?|nights?|nightly|tonight)\b", re.I)
-
-_PART_OF_DAY: tuple[tuple[re.Pattern[str], str], ...] = (
-    (
-        re.compile(r"\b(?:end of (?:the )?(?:work(?:ing )?)?day|eod|close of business)\b", re.I),
-        "17:00",
-    ),
-    (re.compile(r"\bmornings?\b", re.I), "09:00"),
-    (re.compile(r"\bafternoons?\b", re.I), "14:00"),
-    (re.compile(r"\b(?:evenings?|tonight)\b", re.I), "18:00"),
-    (re.compile(r"\b(?:nights?|nightly)\b", re.I), "22:00"),
-)
-
-_ON_DEMAND = re.compile(
-    r"\b(?:on[\s-]demand|on request|manually|(?:only\s+)?when(?:ever)?\s+(?:i|we|someone)\s+"
-    r"(?:asks?|tells?|says?|requests?|triggers?)|when asked)\b",
-    re.I,
-)
-_EVERY_N_MINUTES = re.compile(rf"\bevery\s+{_NUMBER}\s*-?\s*(?:minutes?|mins?)\b", re.I)
-_EVERY_N_HOURS = re.compile(rf"\bevery\s+{_NUMBER}\s*-?\s*(?:hours?|hrs?)\b", re.I)
-_QUARTER_HOUR = re.compile(
-    r"\b(?:every\s+(?:a\s+)?quarter[\s-]+(?:of\s+an\s+)?hour|quarter[\s-]+hourly)\b", re.I
-)
-_HALF_HOUR = re.compile(
-    r"\b(?:every\s+half[\s-]+(?:an\s+)?hour|half[\s-]+hourly|twice\s+an\s+hour)\b", re.I
-)
-_EVERY_MINUTE = re.compile(r"\bevery\s+minute\b", re.I)
-_HOURLY = re.compile(
-    r"\b(?:hourly|every\s+hour|each\s+hour|once\s+(?:an|per|every)\s+hour)\b", re.I
-)
-_WEEKDAYS = re.compile(
-    r"\b(?:week\s?days?|work\s?days?|(?:every|each|on)\s+(?:business|working)\s+days?|"
-    r"monday\s*(?:to|through|thru|until|-|–)\s*friday|mon\s*(?:to|-|–)\s*fri)\b",
-    re.I,
-)
-_DAY = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b", re.I)
-_WEEKLY = re.compile(r"\b(?:weekly|once\s+(?:a|per|every)\s+week|every\s+week|each\s+week)\b", re.I)
-_DAILY = re.compile(
-    r"\b(?:daily|every\s?day|each\s+day|once\s+(?:a|per)\s+day|nightly|mornings|evenings|"
-    r"(?:every|each)\s+(?:morning|afternoon|evening|night)|in\s+the\s+(?:morning|afternoon|evening)|"
-    r"end\s+of\s+(?:the\s+)?(?:work(?:ing\s+)?)?day|eod)\b",
-    re.I,
-)
-
-
-def _hhmm(hour: int, minute: int) -> str | None:
-    if 0 <= hour <= 23 and 0 <= minute <= 59:
-        return f"{hour:02d}:{minute:02d}"
-    return None
-
-
-def _time_from(match: re.Match[str], text: str) -> str | None:
-    pattern = match.re
-    if pattern is _TIME_NAMED:
-        return "00:00" if match.group(1).lower() == "midnight" else "12:00"
-    hour = int(match.group(1))
-    if pattern is _TIME_12H:
-        if not 1 <= hour <= 12:
-            return None
-        hour = hour % 12 + (12 if match.group(3).lower() == "p" else 0)
-        return _hhmm(hour, int(match.group(2) or 0))
-    if pattern is _TIME_24H:
-        return _hhmm(hour, int(match.group(2)))
-    if 1 <= hour < 12 and _LATER_IN_DAY.search(text):
-        hour += 12
-    return _hhmm(hour, 0)
-
-
-def parse_time(text: str) -> str | None:
-    """Return the first clock time in the text as "HH:MM" (24-hour), or None."""
-    if not isinstance(text, str):
-        return None
-    found: list[tuple[int, str]] = []
-    for pattern in (_TIME_NAMED, _TIME_12H, _TIME_24H, _TIME_AT_HOUR, _TIME_OCLOCK):
-        for match in pattern.finditer(text):
-            value = _time_from(match, text)
-            if value is not None:
-                found.append((match.start(), value))
-                break
-    if not found:
-        return None
-    return min(found)[1]
-
-
-def _number(word: str) -> int:
-    return _NUMBER_WORDS.get(word.lower()) or int(word)
-
-
-def _interval(text: str) -> dict[str, Any] | None:
-    if match := _EVERY_N_MINUTES.search(text):
-        return {"kind": "every_n_minutes", "minutes": _number(match.group(1))}
-    if _QUARTER_HOUR.search(text):
-        return {"kind": "every_n_minutes", "minutes": 15}
-    if _HALF_HOUR.search(text):
-        return {"kind": "every_n_minutes", "minutes": 30}
-    if _EVERY_MINUTE.search(text):
-        return {"kind": "every_n_minutes", "minutes": 1}
-    if match := _EVERY_N_HOURS.search(text):
-        hours = _number(match.group(1))
-        if hours == 1:
-            return {"kind": "hourly"}
-        return {"kind": "every_n_minutes", "minutes": hours * 60}
-    if _HOURLY.search(text):
-        return {"kind": "hourly"}
-    return None
-
-
-def _find_trigger(text: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None, str | None]:
-    """Return (trigger, proposed trigger, error) found in the text."""
-    if _ON_DEMAND.search(text):
-        return {"kind": "on_demand"}, None, None
-    interval = _interval(text)
-    if interval is not None:
-        minutes = interval.get("minutes")
-        if minutes is not None and not MIN_MINUTES <= minutes <= MAX_MINUTES:
-            clamped = min(max(minutes, MIN_MINUTES), MAX_MINUTES)
-            error = f"The agent can run every {MIN_MINUTES} to {MAX_MINUTES} minutes."
-            return None, {"kind": "every_n_minutes", "minutes": clamped}, error
-        return interval, None, None
-
-    day = None
-    if _WEEKDAYS.search(text):
-        kind = "weekdays"
-    elif match := _DAY.search(text):
-        kind, day = "weekly", match.group(1).lower()
-    elif _WEEKLY.search(text):
-        kind = "weekly"
-    elif _DAILY.search(text):
-        kind = "daily"
-    else:
-        kind = None
-
-    time = parse_time(text)
-    if kind is None:
-        return None, ({"kind": "daily", "time": time} if time else None), None
-    trigger: dict[str, Any] = {"kind": kind}
-    if kind == "weekly":
-        trigger["day"] = day or DEFAULT_DAY
-    trigger["time"] = time or _part_of_day(text) or DEFAULT_TIME
-    if time is None or (kind == "weekly" and day is None):
-        return None, trigger, None
-    return trigger, None, None
-
-
-def _part_of_day(text: str) -> str | None:
-    return next((time for pattern, time in _PART_OF_DAY if pattern.search(text)), None)
-
-
-# --- Time zones ----------------------------------------------------------------------------
-
-# Abbreviations are matched case-sensitively ("ET", not "et"); names are not.
-_TZ_ABBREVIATIONS: dict[str, str] = {
-    "UTC": "UTC",
-    "GMT": "UTC",
-    "BST": "Europe/London",
-    "WET": "Europe/Lisbon",
-    "CET": "Europe/Berlin",
-    "CEST": "Europe/Berlin",
-    "EET": "Europe/Helsinki",
-    "EEST": "Europe/Helsinki",
-    "SAST": "Africa/Johannesburg",
-    "IST": "Asia/Kolkata",
-    "SGT": "Asia/Singapore",
-    "JST": "Asia/Tokyo",
-    "KST": "Asia/Seoul",
-    "AEST": "Australia/Sydney",
-    "AEDT": "Australia/Sydney",
-    "NZST": "Pacific/Auckland",
-    "NZDT": "Pacific/Auckland",
-    "ET": "America/New_York",
-    "EST": "America/New_York",
-    "EDT": "America/New_York",
-    "CT": "America/Chicago",
-    "CST": "America/Chicago",
-    "CDT": "America/Chicago",
-    "MT": "America/Denver",
-    "MST": "America/Denver",
-    "MDT": "America/Denver",
-    "PT": "America/Los_Angeles",
-    "PST": "America/Los_Angeles",
-    "PDT": "America/Los_Angeles",
-}
-_TZ_NAMES: dict[str, tuple[str, ...]] = {
-    "UTC": ("utc", "gmt", "zulu"),
-    "Europe/London": ("london", "uk time", "british time"),
-    "Europe/Dublin": ("dublin", "ireland", "irish time"),
-    "Europe/Lisbon": ("lisbon", "portugal"),
-    "Europe/Paris": ("paris", "france", "french time"),
-    "Europe/Berlin": ("berlin", "germany", "german time", "cet", "central european", "munich"),
-    "Europe/Amsterdam": ("amsterdam", "netherlands", "dutch time"),
-    "Europe/Madrid": ("madrid", "barcelona", "spain"),
-    "Europe/Stockholm": ("stockholm", "sweden"),
-    "Europe/Warsaw": ("warsaw", "poland"),
-    "Europe/Helsinki": ("helsinki", "finland"),
-    "Europe/Istanbul": ("istanbul", "turkey"),
-    "Africa/Johannesburg": ("johannesburg", "cape town", "south africa"),
-    "Asia/Dubai": ("dubai", "abu dhabi", "uae"),
-    "Asia/Kolkata": ("india", "indian time", "mumbai", "delhi", "bangalore", "bengaluru"),
-    "Asia/Singapore": ("singapore",),
-    "Asia/Shanghai": ("china", "beijing", "shanghai"),
-    "Asia/Tokyo": ("tokyo", "japan", "japanese time"),
-    "Asia/Seoul": ("seoul", "korea"),
-    "Australia/Sydney": ("sydney", "melbourne"),
-    "Pacific/Auckland": ("auckland", "new zealand"),
-    "America/Sao_Paulo": ("são paulo", "sao paulo", "brazil"),
-    "America/New_York": ("new york", "nyc", "boston", "toronto", "eastern time", "us eastern"),
-    "America/Chicago": ("chicago", "dallas", "central time", "us central"),
-    "America/Denver": ("denver", "mountain time", "us mountain"),
-    "America/Los_Angeles": (
-        "los angeles",
-        "san francisco",
-        "seattle",
-        "pacific",
-        "us pacific",
-        "bay area",
-    ),
-}
-
-
-def _tz_patterns() -> list[tuple[re.Pattern[str], str]]:
-    patterns = []
-    for option in catalog.TIMEZONES:
-        names = [option.value, *_TZ_NAMES.get(option.value, ())]
-        body = "|".join(r"[\s-]+".join(map(re.escape, name.split())) for name in names)
-        if option.value == "America/New_York":
-            body += r"|eastern(?!\s+europe)"
-        patterns.append((re.compile(rf"(?<![\w/])(?:{body})(?![\w/])", re.I), option.value))
-    body = "|".join(map(re.escape, _TZ_ABBREVIATIONS))
-    patterns.append((re.compile(rf"(?<![\w/])(?:{body})(?![\w/])"), ""))
-    return patterns
-
-
-_TZ_PATTERNS = _tz_patterns()
-
-
-def find_timezone(text: str) -> str | None:
-    """Return the curated IANA zone the text mentions first ("Berlin time", "9am ET"), or None."""
-    found: list[tuple[int, str]] = []
-    for pattern, zone in _TZ_PATTERNS:
-        if match := pattern.search(text):
-            found.append((match.start(), zone or _TZ_ABBREVIATIONS[match.group(0)]))
-    return min(found)[1] if found else None
-
-
 # --- Destinations --------------------------------------------------------------------------
 
 _CHANNEL = re.compile(r"(?<![\w#&])#([A-Za-z0-9][\w-]{0,79})")
@@ -415,10 +141,17 @@ _EMAIL_ADDRESS = re.compile(
     r"(?<![\w.%+-])[\w.%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"
 )
 _CHAT = re.compile(
-    r"\b(?:(?:reply|respond|answer|tell me|show me|report back|post it|send it)\s+here|"
-    r"(?:here\s+)?in\s+(?:this|the)\s+chat|here\s+in\s+chat)\b",
+    r"\b(?:(?:reply|respond|answer|tell|show|report|post|send|share|drop|put|write|give|"
+    r"deliver|leave)\w*(?:\s+(?!here\b)[\w'-]+){0,4}?\s+(?:right\s+|back\s+)?here|"
+    r"(?:here\s+)?(?:in|to|into)\s+(?:this|the)\s+chat|here\s+in\s+chat)\b(?!\s+(?:is|are)\b)",
     re.I,
 )
+_DIRECT_MESSAGE = re.compile(
+    r"\b(?:slack\s+)?(?:dms?|direct[\s-]+messages?)\b(?P<me>\s+(?:me|us)\b)?"
+    r"(?:\s+(?:in|on|via|over)\s+slack\b)?",
+    re.I,
+)
+_SLACK = re.compile(r"\bslack\b", re.I)
 _EMAIL_ME = re.compile(
     r"\b(?:e-?mail\s+(?:me|us|it|them|the\s+team)|(?:by|via|over|through)\s+e-?mail|"
     r"send\s+(?:me\s+|us\s+)?an?\s+e-?mail|(?:to|in)\s+my\s+inbox)\b",
@@ -485,6 +218,10 @@ def _destination_candidates(text: str) -> list[_Candidate]:
             found.append(
                 _Candidate(_score(text, match.start()), *match.span(), "email", match.group(0))
             )
+    for match in _DIRECT_MESSAGE.finditer(text):
+        # "DM me" is itself the delivery; "a Slack DM" depends on the verb before it.
+        score = 2 if match.group("me") else _score(text, match.start(), preposition=True)
+        found.append(_Candidate(score, *match.span(), "slack_dm"))
     for match in _SLACK_PHRASE.finditer(text):
         found.append(
             _Candidate(_score(text, match.start(), preposition=True), *match.span(), "slack")
@@ -525,6 +262,29 @@ _PLATFORM_WORDS: list[tuple[str, bool, bool, re.Pattern[str]]] = [
 ]
 
 
+# A destination that lives on a platform: "a Slack DM" does not make Slack the source.
+_DESTINATION_PLATFORM = {"slack_dm": "slack"}
+# Platform words a typo is matched against; short or everyday words ("front") are left out.
+_FUZZY_WORDS = {"zendesk": "zendesk", "intercom": "intercom", "freshdesk": "freshdesk",
+                "helpscout": "helpscout", "github": "github", "slack": "slack", "gmail": "email",
+                "frontapp": "front"}  # fmt: skip
+_FUZZY_CUTOFF = 0.85
+_FUZZY_MIN_LENGTH = 5
+_WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
+
+
+def suggest_platform(text: str, masked: _Spans) -> tuple[str, str] | None:
+    """Return (typed word, platform) for the first word that looks like a misspelt platform."""
+    for match in _WORD.finditer(text):
+        word = match.group(0).lower().replace("-", "")
+        if len(word) < _FUZZY_MIN_LENGTH or _overlaps(match.span(), masked):
+            continue
+        close = difflib.get_close_matches(word, _FUZZY_WORDS, n=1, cutoff=_FUZZY_CUTOFF)
+        if close and word.rstrip("s") not in _FUZZY_WORDS:
+            return match.group(0), _FUZZY_WORDS[close[0]]
+    return None
+
+
 def _starts_sentence(text: str, start: int) -> bool:
     before = text[max(0, start - 20) : start].rstrip()
     return not before or before[-1] in ".!?:"
@@ -540,8 +300,9 @@ def _find_platforms(text: str, masked: _Spans, near: tuple[int, int, str] | None
                 continue
             if _overlaps((start, end), masked):
                 continue
-            if near and value == near[2] and near[0] - _NEAR <= start <= near[1] + _NEAR:
-                continue
+            if near and value == _DESTINATION_PLATFORM.get(near[2], near[2]):
+                if near[0] - _NEAR <= start <= near[1] + _NEAR:
+                    continue
             hits.append((start, -(end - start), end, value, generic))
     taken: list[tuple[int, int, str, bool]] = []
     for start, _, end, value, generic in sorted(hits):
@@ -641,6 +402,10 @@ def instructions_from(text: str) -> str:
     return f"{_truncate(text, MAX_INSTRUCTIONS_CHARS, ellipsis='…')}\n\n{ASK_INSTEAD}"
 
 
+def _or(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
 # --- Putting it together -------------------------------------------------------------------
 
 
@@ -658,7 +423,8 @@ def extract(description: str) -> AgentDraft:
         )
         value = _destination_value(chosen.kind, target)
         destination = catalog.find(catalog.DESTINATIONS, chosen.kind)
-        if isinstance(destination, catalog.Destination) and destination.target and not target:
+        needs_target = isinstance(destination, catalog.Destination) and destination.target
+        if (needs_target and not target) or (chosen.kind == "slack_dm" and not _SLACK.search(text)):
             draft.proposed["destination"] = value
         else:
             draft.destination = value
@@ -666,28 +432,41 @@ def extract(description: str) -> AgentDraft:
     masked = [(c.start, c.end) for c in candidates]
 
     platforms = _find_platforms(text, masked, near)
+    suggestion = None if platforms else suggest_platform(text, masked)
     if len(platforms) == 1:
         draft.platform = platforms[0]
     elif len(platforms) > 1:
         draft.platform_candidates = platforms
+    elif suggestion is not None:
+        typed, platform = suggestion
+        title = catalog.find(catalog.PLATFORMS, platform).title  # type: ignore[union-attr]
+        draft.proposed["platform"] = platform
+        draft.errors["platform"] = f"I don't know “{typed}”. Did you mean {title}?"
 
-    draft.trigger, proposed_trigger, trigger_error = _find_trigger(text)
+    draft.trigger, proposed_trigger, schedule_note = read_schedule(text)
     if proposed_trigger is not None:
         draft.proposed["trigger"] = proposed_trigger
-    if trigger_error is not None:
-        draft.errors["trigger"] = trigger_error
-    draft.timezone = find_timezone(text)
+    if schedule_note is not None:
+        draft.errors["trigger"] = schedule_note
+    zones = find_timezones(text)
+    if len(zones) == 1:
+        draft.timezone = zones[0]
+    elif zones:
+        draft.timezone_candidates = list(zones)
+        titles = [catalog.timezone_title(zone) for zone in zones]
+        draft.errors["timezone"] = f"The time zone you named can mean {_or(titles)} time."
 
     subject, role = _subject(text, masked), _role(text, masked)
-    name = derive_name(draft.platform, subject, role)
+    guessed_platform = draft.platform or draft.proposed.get("platform")
+    name = derive_name(guessed_platform, subject, role)
     signals = [draft.platform, subject, role]
-    if sum(signal is not None for signal in signals) >= 2:
+    if sum(signal is not None for signal in signals) >= 2 and draft.platform == guessed_platform:
         draft.name = name
     elif name:
         draft.proposed["name"] = name
 
     understood = any(
-        [platforms, subject, role, draft.trigger, proposed_trigger, draft.timezone, chosen]
+        [platforms, suggestion, subject, role, draft.trigger, proposed_trigger, zones, chosen]
     )
     purpose = purpose_from(text)
     if understood and purpose:

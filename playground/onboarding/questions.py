@@ -7,6 +7,10 @@ of `anyOf` options, no nested objects and no property named like a secret.
 An answer is checked again here (the form validates each field, but not that a weekly schedule
 needs a day): a rejected answer leaves the slot missing, keeps the valid parts as the next
 question's defaults and records a plain sentence in `draft.errors` that the next question shows.
+
+The schedule is asked in two steps so a form shows only what applies: how often (skipped when
+the description already said), then the fields that kind needs (a time for "every day", days
+and a time for "every week", and so on).
 """
 
 from __future__ import annotations
@@ -17,21 +21,33 @@ from typing import Any
 from elicitation.secrets import redact_secrets
 from playground.onboarding import catalog
 from playground.onboarding.extraction import (
-    MAX_MINUTES,
     MAX_NAME_CHARS,
     MAX_PURPOSE_CHARS,
-    MIN_MINUTES,
     AgentDraft,
     clean_description,
     derive_name,
     extract,
     instructions_from,
     missing_slots,
-    parse_time,
     purpose_from,
 )
+from playground.onboarding.schedules import (
+    DEFAULT_TIME,
+    MAX_MINUTES,
+    MAX_WEEKS,
+    MIN_MINUTES,
+    MIN_WEEKS,
+    NEEDS,
+    TIME_PATTERN,
+    TIMES_PATTERN,
+    as_int,
+    as_time,
+    check_trigger,
+    describe_trigger,
+    missing_key,
+)
+from playground.onboarding.time_zones import read_timezone
 
-TIME_PATTERN = r"^([01]?[0-9]|2[0-3]):[0-5][0-9]$"
 CHANNEL_PATTERN = r"^#?[A-Za-z0-9][A-Za-z0-9_-]{0,79}$"
 MAX_DESCRIPTION_ANSWER_CHARS = 1_000
 MAX_INSTRUCTIONS_ANSWER_CHARS = 8_000
@@ -78,32 +94,89 @@ def _time_field(title: str, default: Any = None) -> dict[str, Any]:
     field: dict[str, Any] = {
         "type": "string",
         "title": title,
-        "description": "24-hour clock, HH:MM. Used by daily, weekday and weekly schedules.",
+        "description": "24-hour clock, HH:MM.",
         "pattern": TIME_PATTERN,
         "x-ui": {"placeholder": "09:00"},
     }
-    if _as_time(default) is not None:
-        field["default"] = _as_time(default)
+    if as_time(default) is not None:
+        field["default"] = as_time(default)
+    return field
+
+
+def _times_field(title: str, default: Any = None) -> dict[str, Any]:
+    field: dict[str, Any] = {
+        "type": "string",
+        "title": title,
+        "description": "Two or more times on the 24-hour clock, separated by commas.",
+        "pattern": TIMES_PATTERN,
+        "x-ui": {"placeholder": "09:00, 16:00"},
+    }
+    if isinstance(default, list) and default:
+        field["default"] = ", ".join(default)
     return field
 
 
 def _minutes_field(title: str, default: Any = None) -> dict[str, Any]:
+    # The form states the limits itself ("Enter 5 to 1440.").
     field: dict[str, Any] = {
         "type": "integer",
         "title": title,
-        # The form states the limits itself ("Enter 5 to 1440.").
-        "description": "Used by the every-few-minutes schedule.",
         "minimum": MIN_MINUTES,
         "maximum": MAX_MINUTES,
     }
-    minutes = _as_int(default)
+    minutes = as_int(default)
     if minutes is not None and MIN_MINUTES <= minutes <= MAX_MINUTES:
         field["default"] = minutes
     return field
 
 
-def _day_field(title: str, default: Any = None) -> dict[str, Any]:
-    return _select(title, catalog.DAYS, "Used by the weekly schedule.", default)
+def _weeks_field(title: str, default: Any = None) -> dict[str, Any]:
+    field: dict[str, Any] = {
+        "type": "integer",
+        "title": title,
+        "minimum": MIN_WEEKS,
+        "maximum": MAX_WEEKS,
+    }
+    weeks = as_int(default)
+    if weeks is not None and MIN_WEEKS <= weeks <= MAX_WEEKS:
+        field["default"] = weeks
+    return field
+
+
+def _days_field(title: str, default: Any = None) -> dict[str, Any]:
+    # Seven options: the form shows checkboxes, never a Ctrl-click list.
+    field: dict[str, Any] = {
+        "type": "array",
+        "title": title,
+        "items": {"anyOf": [{"const": o.value, "title": o.title} for o in catalog.DAYS]},
+        "minItems": 1,
+    }
+    days = [day for day in default or [] if catalog.find(catalog.DAYS, day)]
+    if days:
+        field["default"] = days
+    return field
+
+
+def _weekdays_only_field(default: Any = None) -> dict[str, Any]:
+    field: dict[str, Any] = {"type": "boolean", "title": "Only on weekdays (Monday to Friday)"}
+    if isinstance(default, bool):
+        field["default"] = default
+    return field
+
+
+def _month_day_field(title: str, default: Any = None) -> dict[str, Any]:
+    return _select(title, catalog.MONTH_DAYS, default=default)
+
+
+OTHER_TIMEZONE = catalog.Option("other", "Another zone (type it below)")
+
+
+def _timezone_options(*first: str) -> tuple[catalog.Option, ...]:
+    """Return the curated zones, after any others the draft already names."""
+    named = [catalog.find(catalog.TIMEZONES, zone) or catalog.Option(zone, zone) for zone in first]
+    named = list({option.value: option for option in named}.values())
+    rest = [option for option in catalog.TIMEZONES if option.value not in first]
+    return (*named, *rest)
 
 
 def _schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
@@ -113,77 +186,8 @@ def _schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
 # --- Reading values ------------------------------------------------------------------------
 
 
-def _as_int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value.strip())
-    return None
-
-
-def _as_time(value: Any) -> str | None:
-    if not isinstance(value, str) or not value.strip():
-        return None
-    value = value.strip()
-    if re.fullmatch(TIME_PATTERN, value):
-        hour, minute = value.split(":")
-        return f"{int(hour):02d}:{minute}"
-    return parse_time(value)
-
-
 def _as_text(value: Any) -> str:
     return " ".join(value.split()) if isinstance(value, str) else ""
-
-
-def describe_trigger(trigger: dict[str, Any] | None) -> str:
-    """Return a schedule in words, e.g. "every weekday at 09:00"; empty if it is incomplete."""
-    trigger = trigger or {}
-    kind, time = trigger.get("kind"), trigger.get("time")
-    day = catalog.find(catalog.DAYS, trigger.get("day"))
-    if kind == "on_demand":
-        return "only when someone asks"
-    if kind == "hourly":
-        return "every hour"
-    if kind == "every_n_minutes" and trigger.get("minutes"):
-        return f"every {trigger['minutes']} minutes"
-    if kind == "daily" and time:
-        return f"every day at {time}"
-    if kind == "weekdays" and time:
-        return f"every weekday at {time}"
-    if kind == "weekly" and day and time:
-        return f"every {day.title} at {time}"
-    return ""
-
-
-def parse_trigger(
-    kind: Any, time: Any = None, minutes: Any = None, day: Any = None
-) -> tuple[dict[str, Any] | None, dict[str, Any], str | None]:
-    """Return (trigger, the valid parts, problem) for a schedule given field by field."""
-    option = catalog.find(catalog.TRIGGERS, kind)
-    if option is None:
-        return None, {}, "Choose how often the agent should run."
-    parts: dict[str, Any] = {"kind": kind}
-    if kind in ("on_demand", "hourly"):
-        return parts, parts, None
-    if kind == "every_n_minutes":
-        count = _as_int(minutes)
-        if count is None or not MIN_MINUTES <= count <= MAX_MINUTES:
-            return None, parts, f"Give a number of minutes between {MIN_MINUTES} and {MAX_MINUTES}."
-        return {**parts, "minutes": count}, {**parts, "minutes": count}, None
-    clock = _as_time(time)
-    if catalog.find(catalog.DAYS, day) is not None and kind == "weekly":
-        parts["day"] = day
-    if clock is not None:
-        parts["time"] = clock
-    if clock is None:
-        return None, parts, f"“{option.title}” needs a time of day, like 09:00."
-    if kind == "weekly" and "day" not in parts:
-        return None, parts, "A weekly schedule needs a day of the week."
-    return dict(parts), parts, None
 
 
 def parse_destination(
@@ -251,32 +255,71 @@ def _ask_platform(draft: AgentDraft) -> Question:
     return message, {"platform": field}, ["platform"]
 
 
+_FOLLOW_UPS = {
+    "every_n_minutes": "Every how many minutes should the agent run?",
+    "daily": "At what time should the agent run every day?",
+    "weekdays": "At what time should the agent run every weekday?",
+    "times_a_day": "At which times of day should the agent run?",
+    "weekly": "On which days of the week, and at what time, should the agent run?",
+    "every_n_weeks": "Every how many weeks, on which days and at what time should the agent run?",
+    "monthly": "On which day of the month, and at what time, should the agent run?",
+}
+
+
 def _ask_trigger(draft: AgentDraft) -> Question:
     proposal = draft.proposed.get("trigger") or {}
-    suggestion = describe_trigger(proposal)
-    message = "When should the agent run?"
-    if suggestion:
+    kind = proposal.get("kind")
+    if kind not in _FOLLOW_UPS:
+        return _ask_how_often(proposal)
+    message = _FOLLOW_UPS[kind]
+    if suggestion := describe_trigger(proposal):
         message += f" I suggest {suggestion}; change it if that is not right."
-    properties = {
-        "kind": _select("How often", catalog.TRIGGERS, default=proposal.get("kind")),
-        "time": _time_field("Time of day", proposal.get("time")),
+    fields = {
         "minutes": _minutes_field("Every how many minutes", proposal.get("minutes")),
-        "day": _day_field("Day of the week", proposal.get("day")),
+        "times": _times_field("Times of day", proposal.get("times")),
+        "weekdays_only": _weekdays_only_field(proposal.get("weekdays_only")),
+        "weeks": _weeks_field("Every how many weeks", proposal.get("weeks")),
+        "days": _days_field("Days of the week", proposal.get("days")),
+        "day_of_month": _month_day_field("Day of the month", proposal.get("day_of_month")),
+        "time": _time_field("Time of day", proposal.get("time") or DEFAULT_TIME),
     }
+    shown = [*NEEDS[kind], *(["weekdays_only"] if kind == "times_a_day" else [])]
+    properties = {key: field for key, field in fields.items() if key in shown}
+    return message, properties, list(NEEDS[kind])
+
+
+def _ask_how_often(proposal: dict[str, Any]) -> Question:
+    message = "How often should the agent run?"
+    mentioned = proposal.get("times") or ([proposal["time"]] if proposal.get("time") else [])
+    if mentioned:
+        message += f" You mentioned {_and(mentioned)}; I'll ask for the exact times next."
+    properties = {"kind": _select("How often", catalog.TRIGGERS, default=proposal.get("kind"))}
     return message, properties, ["kind"]
 
 
 def _ask_timezone(draft: AgentDraft) -> Question:
+    candidates = [zone for zone in draft.timezone_candidates if catalog.is_timezone(zone)]
     default = draft.proposed.get("timezone")
     if not catalog.is_timezone(default):
-        default = "UTC"
+        default = candidates[0] if candidates else "UTC"
     schedule = describe_trigger(draft.trigger)
     if draft.trigger and draft.trigger.get("kind") in catalog.TIMED_TRIGGERS and schedule:
         message = f"Which time zone should the schedule ({schedule}) follow?"
     else:
         message = "Which time zone should the agent's schedule follow?"
-    field = _select("Time zone", catalog.TIMEZONES, default=default)
-    return message, {"timezone": field}, ["timezone"]
+    # Every IANA zone would be ~600 options: the likely ones, and any other one typed.
+    options = (*_timezone_options(*candidates, default), OTHER_TIMEZONE)
+    properties = {
+        "timezone": _select("Time zone", options, default=default),
+        "timezone_name": {
+            "type": "string",
+            "title": "Another time zone",
+            "description": "If yours is not in the list: a city or an IANA name.",
+            "maxLength": 64,
+            "x-ui": {"placeholder": "America/Vancouver"},
+        },
+    }
+    return message, properties, ["timezone"]
 
 
 def _ask_destination(draft: AgentDraft) -> Question:
@@ -370,10 +413,11 @@ def next_question(draft: AgentDraft) -> dict[str, Any] | None:
 
 # --- Answers -------------------------------------------------------------------------------
 
+# (value, parts to keep for the next question, problem); no value and no problem: ask more.
 Reading = tuple[Any, dict[str, Any] | None, str | None]
 
 
-def _read_purpose(content: dict[str, Any]) -> Reading:
+def _read_purpose(draft: AgentDraft, content: dict[str, Any]) -> Reading:
     value = content.get("purpose")
     text, _ = clean_description(value if isinstance(value, str) else "")
     purpose = purpose_from(text)
@@ -382,42 +426,64 @@ def _read_purpose(content: dict[str, Any]) -> Reading:
     return purpose, None, None
 
 
-def _read_platform(content: dict[str, Any]) -> Reading:
+def _read_platform(draft: AgentDraft, content: dict[str, Any]) -> Reading:
     value = content.get("platform")
     if catalog.find(catalog.PLATFORMS, value) is None:
         return None, None, "Choose one of the listed platforms."
     return value, None, None
 
 
-def _read_trigger(content: dict[str, Any]) -> Reading:
-    trigger, parts, problem = parse_trigger(
-        content.get("kind"), content.get("time"), content.get("minutes"), content.get("day")
-    )
-    return trigger, parts or None, problem
+def _read_trigger(draft: AgentDraft, content: dict[str, Any]) -> Reading:
+    proposal = draft.proposed.get("trigger") or {}
+    if "kind" not in content:  # the follow-up: its fields complete the chosen kind
+        trigger, parts, problem = check_trigger({**content, "kind": proposal.get("kind")})
+        return trigger, parts or None, problem
+    kind = content["kind"]
+    if catalog.find(catalog.TRIGGERS, kind) is None:
+        return None, None, "Choose how often the agent should run."
+    if not NEEDS[kind]:
+        return {"kind": kind}, None, None
+    # Keep what the description said (a time, days) as the follow-up's defaults.
+    return None, {**proposal, "kind": kind}, None
 
 
-def _read_timezone(content: dict[str, Any]) -> Reading:
+def _read_timezone(draft: AgentDraft, content: dict[str, Any]) -> Reading:
+    typed = _as_text(content.get("timezone_name"))
+    if typed:
+        zone = read_timezone(typed)
+        if zone is None:
+            return (
+                None,
+                None,
+                (
+                    f"I don't know the time zone “{typed[:64]}”: type a city or an IANA name such "
+                    "as America/Vancouver."
+                ),
+            )
+        return zone, None, None
     value = content.get("timezone")
+    if value == OTHER_TIMEZONE.value:
+        return None, None, "Type the time zone, as a city or an IANA name such as Asia/Tokyo."
     if not catalog.is_timezone(value):
         return None, None, "Choose one of the listed time zones."
     return value, None, None
 
 
-def _read_destination(content: dict[str, Any]) -> Reading:
+def _read_destination(draft: AgentDraft, content: dict[str, Any]) -> Reading:
     kind = content.get("kind")
     target = content.get("address") if kind == "email" else content.get("channel")
     destination, parts, problem = parse_destination(kind, target)
     return destination, parts or None, problem
 
 
-def _read_name(content: dict[str, Any]) -> Reading:
+def _read_name(draft: AgentDraft, content: dict[str, Any]) -> Reading:
     name = _clean_name(content.get("name"))
     if name is None:
         return None, None, f"Give the agent a name of up to {MAX_NAME_CHARS} characters."
     return name, None, None
 
 
-def _read_instructions(content: dict[str, Any]) -> Reading:
+def _read_instructions(draft: AgentDraft, content: dict[str, Any]) -> Reading:
     value = content.get("instructions")
     text, _ = redact_secrets(value.strip() if isinstance(value, str) else "")
     if not text or len(text) > MAX_INSTRUCTIONS_ANSWER_CHARS:
@@ -461,9 +527,12 @@ def apply_answer(draft: AgentDraft, slot: str, content: dict[str, Any]) -> Agent
     reader = _READERS.get(slot)
     if reader is None or not isinstance(content, dict):
         return updated
-    value, parts, problem = reader(content)
-    if problem is not None:
-        updated.errors[slot] = problem
+    value, parts, problem = reader(updated, content)
+    if problem is not None or value is None:
+        if problem is not None:
+            updated.errors[slot] = problem
+        else:
+            updated.errors.pop(slot, None)
         if parts:
             updated.proposed[slot] = parts
         return updated
@@ -473,6 +542,8 @@ def apply_answer(draft: AgentDraft, slot: str, content: dict[str, Any]) -> Agent
     updated.proposed.pop(slot, None)
     if slot == "platform":
         updated.platform_candidates = []
+    if slot == "timezone":
+        updated.timezone_candidates = []
     if slot == "purpose":
         _fill_from_description(updated, content["purpose"])
     destination_kind = updated.destination["kind"] if updated.destination else None
@@ -524,9 +595,17 @@ def config_schema(config: dict[str, Any] | None = None) -> dict[str, Any]:
         "platform": _select("Platform", catalog.PLATFORMS, "Where the agent reads its work from."),
         "trigger_kind": _select("Schedule", catalog.TRIGGERS),
         "trigger_time": _time_field("Time of day"),
+        "trigger_times": _times_field("Times of day"),
+        "trigger_weekdays_only": _weekdays_only_field(),
         "trigger_minutes": _minutes_field("Every how many minutes"),
-        "trigger_day": _day_field("Day of the week"),
-        "timezone": _select("Time zone", catalog.TIMEZONES, "The zone the schedule follows."),
+        "trigger_weeks": _weeks_field("Every how many weeks"),
+        "trigger_days": _days_field("Days of the week"),
+        "trigger_day_of_month": _month_day_field("Day of the month"),
+        "timezone": _select(
+            "Time zone",
+            _timezone_options(*([config["timezone"]] if config and config.get("timezone") else [])),
+            "The zone the schedule follows.",
+        ),
         "destination_kind": _select("Send results to", catalog.DESTINATIONS),
         "destination_target": {
             "type": "string",
@@ -561,8 +640,12 @@ def config_to_form_values(config: dict[str, Any]) -> dict[str, Any]:
         "platform": config.get("platform"),
         "trigger_kind": trigger.get("kind"),
         "trigger_time": trigger.get("time"),
+        "trigger_times": ", ".join(trigger.get("times") or []),
+        "trigger_weekdays_only": trigger.get("weekdays_only"),
         "trigger_minutes": trigger.get("minutes"),
-        "trigger_day": trigger.get("day"),
+        "trigger_weeks": trigger.get("weeks"),
+        "trigger_days": trigger.get("days"),
+        "trigger_day_of_month": trigger.get("day_of_month"),
         "timezone": config.get("timezone"),
         "destination_kind": destination.get("kind"),
         "destination_target": destination.get("channel") or destination.get("address"),
@@ -571,13 +654,13 @@ def config_to_form_values(config: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in values.items() if value not in (None, "")}
 
 
-def _trigger_field(parts: dict[str, Any]) -> str:
-    """Return the form field a schedule problem belongs to."""
-    if not parts:
-        return "trigger_kind"
-    if parts["kind"] == "every_n_minutes":
-        return "trigger_minutes"
-    return "trigger_time" if "time" not in parts else "trigger_day"
+def trigger_values(content: dict[str, Any]) -> dict[str, Any]:
+    """Return the schedule keys of the configuration form's content: trigger_time -> time."""
+    return {
+        key.removeprefix("trigger_"): value
+        for key, value in content.items()
+        if key.startswith("trigger_")
+    }
 
 
 def form_values_to_config(content: dict[str, Any]) -> dict[str, Any]:
@@ -597,14 +680,9 @@ def form_values_to_config(content: dict[str, Any]) -> dict[str, Any]:
     platform = content.get("platform")
     if catalog.find(catalog.PLATFORMS, platform) is None:
         errors["platform"] = "Choose one of the listed platforms."
-    trigger, parts, problem = parse_trigger(
-        content.get("trigger_kind"),
-        content.get("trigger_time"),
-        content.get("trigger_minutes"),
-        content.get("trigger_day"),
-    )
+    trigger, parts, problem = check_trigger(trigger_values(content))
     if problem:
-        errors[_trigger_field(parts)] = problem
+        errors[f"trigger_{missing_key(parts)}"] = problem
     timezone = content.get("timezone")
     if not catalog.is_timezone(timezone):
         errors["timezone"] = "Choose one of the listed time zones."

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from playground.onboarding import catalog
-from playground.onboarding.questions import describe_trigger
+from playground.onboarding.schedules import describe_trigger
 
 ITEMS = {
     "zendesk": "Zendesk tickets",
@@ -35,10 +35,10 @@ def when(config: dict[str, Any]) -> str:
     schedule = describe_trigger(trigger) or "when someone asks"
     if trigger.get("kind") not in catalog.TIMED_TRIGGERS:
         return schedule
-    zone = catalog.find(catalog.TIMEZONES, config.get("timezone"))
-    if zone is None or zone.value == "UTC":
+    zone = config.get("timezone")
+    if not catalog.is_timezone(zone) or zone == "UTC":
         return f"{schedule} (UTC)"
-    return f"{schedule} ({zone.title} time)"
+    return f"{schedule} ({catalog.timezone_title(zone)} time)"
 
 
 def delivery(config: dict[str, Any], *, first_person: bool = False) -> str:
@@ -51,6 +51,8 @@ def delivery(config: dict[str, Any], *, first_person: bool = False) -> str:
         return f"{verb('post')} what {me} {verb('find')} in {destination.get('channel')} on Slack"
     if kind == "email":
         return f"{verb('email')} what {me} {verb('find')} to {destination.get('address')}"
+    if kind == "slack_dm":
+        return f"{verb('send')} you what {me} {verb('find')} as a Slack direct message"
     if kind == "github_comment":
         return f"{verb('comment')} on the GitHub issue or pull request {me} worked on"
     return f"{verb('reply')} here in the chat"

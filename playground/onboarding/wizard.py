@@ -20,11 +20,14 @@ from playground.onboarding.questions import (
     form_values_to_config,
     next_question,
     parse_destination,
-    parse_trigger,
+    trigger_values,
 )
+from playground.onboarding.schedules import check_trigger
 
 # Slots a later message may change ("make it hourly"); the words-only slots are only filled.
 STRUCTURED_SLOTS = ("platform", "trigger", "timezone", "destination")
+# A slot's note or candidates from an earlier message, dropped when a later message settles it.
+_CANDIDATES = {"platform": "platform_candidates", "timezone": "timezone_candidates"}
 TEXT_SLOTS = ("name", "purpose", "instructions")
 
 # Which slot each field of the configuration card belongs to.
@@ -35,8 +38,12 @@ FIELD_SLOTS = {
     "platform": "platform",
     "trigger_kind": "trigger",
     "trigger_time": "trigger",
+    "trigger_times": "trigger",
+    "trigger_weekdays_only": "trigger",
     "trigger_minutes": "trigger",
-    "trigger_day": "trigger",
+    "trigger_weeks": "trigger",
+    "trigger_days": "trigger",
+    "trigger_day_of_month": "trigger",
     "timezone": "timezone",
     "destination_kind": "destination",
     "destination_target": "destination",
@@ -55,8 +62,13 @@ def read_description(text: str, saved: dict[str, Any] | None = None) -> dict[str
             setattr(draft, slot, getattr(found, slot))
             draft.proposed.pop(slot, None)
             draft.errors.pop(slot, None)
-    if found.platform is None and found.platform_candidates and draft.platform is None:
-        draft.platform_candidates = found.platform_candidates
+            if slot in _CANDIDATES:
+                setattr(draft, _CANDIDATES[slot], [])
+        elif getattr(draft, slot) is None and slot in found.errors:
+            draft.errors[slot] = found.errors[slot]
+    for slot, candidates in _CANDIDATES.items():
+        if getattr(draft, slot) is None and getattr(found, candidates):
+            setattr(draft, candidates, getattr(found, candidates))
     for slot in TEXT_SLOTS:
         if getattr(draft, slot) is None and getattr(found, slot) is not None:
             setattr(draft, slot, getattr(found, slot))
@@ -126,12 +138,7 @@ def _draft_after_bad_edit(
         setattr(draft, slot, None)
         draft.errors[slot] = problem
     # Keep what the person chose for the slot so the question starts from it.
-    _, trigger_parts, _ = parse_trigger(
-        content.get("trigger_kind"),
-        content.get("trigger_time"),
-        content.get("trigger_minutes"),
-        content.get("trigger_day"),
-    )
+    _, trigger_parts, _ = check_trigger(trigger_values(content))
     _, destination_parts, _ = parse_destination(
         content.get("destination_kind"), content.get("destination_target")
     )

@@ -87,7 +87,7 @@ def test_a_description_becomes_a_working_agent(page: Page, live_server):
         page.get_by_role("link", name="Export configuration (JSON)").click()
     exported = json.loads(Path(download.value.path()).read_text())
     assert exported["slug"] == "intercom-unanswered-conversation-digest"
-    assert exported["trigger"] == {"kind": "weekly", "day": "monday", "time": "09:00"}
+    assert exported["trigger"] == {"kind": "weekly", "days": ["monday"], "time": "09:00"}
     assert exported["destination"] == {"kind": "email", "address": "ops@example.com"}
 
 
