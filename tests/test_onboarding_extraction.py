@@ -305,6 +305,8 @@ VOCABULARY = [
     "watch", "Zendesk", "Intercom", "every", "15", "minutes", "at", "9am", "17:30", "noon",
     "#support", "ops@example.com", "email", "me", "Monday", "weekdays", "daily", "Berlin", "ET",
     "password:", "token", "Front", "inbox", "slack", "to", "in", "and", ",", ".", "é", "🚀", "\x00",
+    "other", "biweekly", "fortnightly", "weeks", "twice", "a", "day", "month", "the", "15th",
+    "31st", "first", "weekday", "of", "IST", "NY", "Vancouver", "time", "Zendsk", "DM", "here",
 ]  # fmt: skip
 
 

@@ -135,8 +135,12 @@ def find_times(text: str) -> tuple[list[str], bool]:
         times.append(value)
         following = spans[index + 1][0] if index + 1 < len(spans) else len(text)
         if (extra := _AND_HOUR.match(text, end)) and extra.end() <= following:
-            if (hour := _hhmm(int(extra.group(1)), 0)) is not None:
-                times.append(hour)
+            hour = int(extra.group(1))
+            # A list runs through the day: "9 and 5" is more likely 17:00 than 05:00.
+            if hour <= int(value[:2]) and hour + 12 <= 23:
+                hour += 12
+            if (later := _hhmm(hour, 0)) is not None:
+                times.append(later)
                 certain = False
     return list(dict.fromkeys(times)), certain
 

@@ -39,12 +39,16 @@ def test_a_description_becomes_a_working_agent(page: Page, live_server):
     describe(page, "Every Monday morning, email me a digest of unanswered Intercom conversations")
 
     # What the description implied is proposed, not assumed.
-    schedule = question(page, "When should the agent run? I suggest every Monday at 09:00")
-    expect(schedule.get_by_label("How often")).to_have_value("weekly")
+    # "Every Monday morning" says how often: only the days and the time are asked.
+    schedule = question(page, "On which days of the week, and at what time, should the agent run?")
+    expect(schedule).to_contain_text("I suggest every Monday at 09:00")
+    expect(schedule.get_by_label("How often")).to_have_count(0)
+    expect(schedule.get_by_role("checkbox", name="Monday")).to_be_checked()
+    expect(schedule.get_by_role("checkbox", name="Tuesday")).not_to_be_checked()
     expect(schedule.get_by_label("Time of day")).to_have_value("09:00")
     submit(schedule)
     zone = question(page, "Which time zone should the schedule (every Monday at 09:00) follow?")
-    zone.get_by_label("Time zone").select_option("Europe/Paris")
+    zone.get_by_label(re.compile("^Time zone")).select_option("Europe/Paris")
     submit(zone)
     where = question(page, "Which email address should the agent send its results to?")
     expect(where.get_by_role("radio", name=re.compile("^Email"))).to_be_checked()
@@ -94,7 +98,9 @@ def test_a_description_becomes_a_working_agent(page: Page, live_server):
 def test_a_draft_survives_a_reload_and_resumes_from_the_home_page(page: Page, live_server):
     open_wizard(page)
     describe(page, "Summarise new GitHub pull requests each evening")
-    submit(question(page, "When should the agent run? I suggest every day at 18:00"))
+    submit(
+        question(page, "At what time should the agent run every day? I suggest every day at 18:00")
+    )
     question(page, "Which time zone should the schedule (every day at 18:00) follow?")
 
     page.reload()
@@ -152,8 +158,13 @@ def test_a_description_that_says_nothing_gets_every_question(page: Page):
     platform = question(page, "Which platform should the agent watch for new work?")
     platform.get_by_label("Platform").select_option("zendesk")
     submit(platform)
-    schedule = question(page, "When should the agent run?")
-    schedule.get_by_label("How often").select_option("daily")
+    how_often = question(page, "How often should the agent run?")
+    expect(how_often.get_by_label("Time of day")).to_have_count(0)  # asked once it applies
+    how_often.get_by_label("How often").select_option("daily")
+    submit(how_often)
+    schedule = question(page, "At what time should the agent run every day?")
+    expect(schedule.get_by_label("Every how many minutes")).to_have_count(0)
+    expect(schedule.get_by_text("Days of the week")).to_have_count(0)
     schedule.get_by_label("Time of day").fill("08:30")
     submit(schedule)
     zone = question(page, "Which time zone should the schedule (every day at 08:30) follow?")
@@ -167,5 +178,5 @@ def test_a_description_that_says_nothing_gets_every_question(page: Page):
     submit(named)
 
     card = question(page, "Here is the agent I will create.")
-    expect(page.locator(SUBMITTED)).to_have_count(6)
+    expect(page.locator(SUBMITTED)).to_have_count(7)
     expect(card).to_contain_text("#team")
