@@ -2,7 +2,7 @@
 
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.db.models import Count, Max, Q
+from django.db.models import Case, Count, F, Max, Q, When
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
@@ -51,10 +51,13 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         .exclude(title="")
         .select_related("agent")
     )
+    # The person's own agents first, newest first (the one just made on top); built-ins after.
+    newest_own = Case(When(builtin=False, then=F("created_at"))).desc(nulls_last=True)
+    agents = agents_for(request.user).order_by("builtin", newest_own, "name")
     return TemplateResponse(
         request,
         "playground/home.html",
-        {"agents": agents_for(request.user), "conversations": conversations, "drafts": drafts},
+        {"agents": agents, "conversations": conversations, "drafts": drafts},
     )
 
 

@@ -1,6 +1,7 @@
 """The wizard's pages: first run, starting and deleting drafts, an agent's page and its export."""
 
 import json
+import re
 
 import pytest
 
@@ -45,6 +46,16 @@ def test_someone_with_an_agent_or_a_conversation_sees_the_home_page(client, alic
     client.force_login(bob)
     Conversation.objects.create(owner=bob, agent=Agent.objects.get(slug="deploy-assistant"))
     assert client.get("/").status_code == 200
+
+
+def test_new_agents_come_first_on_the_home_page_and_built_ins_after(client, alice, bob, seeded):
+    made_agent(alice, "older")
+    made_agent(bob, "not-alices")
+    Agent.objects.create(slug="newer", name="Refund watcher", kind="configured", owner=alice)
+    page = client.get("/").content.decode()
+    buttons = re.findall(r">Chat with ([^<]+)</button>", page)
+    built_in = Agent.objects.filter(builtin=True).order_by("name").values_list("name", flat=True)
+    assert buttons == ["Refund watcher", "Ticket digest", *built_in]
 
 
 def test_new_agent_reuses_a_draft_nobody_wrote_in(client, alice):
