@@ -46,6 +46,32 @@ def _periods(first: datetime, last: datetime, kind: str):
             start = start.replace(year=start.year + 1)
 
 
+class AgentFilter(admin.SimpleListFilter):
+    """Agents by name; every person's unfinished wizard is one "Agent setup (drafts)" entry."""
+
+    title = "agent"
+    parameter_name = "agent"
+    DRAFTS = "drafts"
+
+    def lookups(self, request, model_admin):
+        # The agent model through the relation: this app does not import the chat's models.
+        conversation = Part._meta.get_field("conversation").related_model
+        agent_model = conversation._meta.get_field("agent").related_model
+        agents = agent_model.objects.filter(is_draft=False).select_related("owner")
+        choices = [
+            (str(agent.pk), f"{agent.name} ({agent.owner})" if agent.owner else agent.name)
+            for agent in agents.order_by("name", "pk")
+        ]
+        return [*choices, (self.DRAFTS, "Agent setup (drafts)")]
+
+    def queryset(self, request, queryset):
+        if self.value() == self.DRAFTS:
+            return queryset.filter(conversation__agent__is_draft=True)
+        if self.value() and self.value().isdigit():
+            return queryset.filter(conversation__agent_id=int(self.value()))
+        return queryset
+
+
 class KindFilter(admin.SimpleListFilter):
     title = "kind"
     parameter_name = "kind"

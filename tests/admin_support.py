@@ -177,3 +177,13 @@ def frames(response) -> list[str]:
 
     Finder().feed(response.content.decode())
     return found
+
+
+def describe_in_wizard(username: str, text: str) -> Part:
+    """Open the onboarding wizard as `username`, describe an agent, return its first question."""
+    person = User.objects.get(username=username)
+    client = chat_client(person)
+    conversation = Conversation.objects.get(pk=client.post("/agents/new").url.split("/")[2])
+    response = client.post(f"/c/{conversation.pk}/send", {"text": text})
+    assert response.status_code == 302, response.content
+    return conversation.parts.latest("created_at")

@@ -2,7 +2,14 @@
 
 import pytest
 
-from tests.admin_support import chat_client, frames, make_person, make_staff, seed_review_data
+from tests.admin_support import (
+    chat_client,
+    describe_in_wizard,
+    frames,
+    make_person,
+    make_staff,
+    seed_review_data,
+)
 
 PARTS = "/admin/elicitation/part/"
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -74,3 +81,23 @@ def test_a_degraded_part_shows_the_reason_and_the_refused_payload(admin_client, 
     assert "Original payload (as the agent sent it)" in page
     assert "(none: the payload was refused)" in page
     assert "Refused as unsupported" in page
+
+
+def test_only_a_pending_part_offers_cancel_on_its_page(admin_client, parts):
+    _, pending = detail(admin_client, parts["pending"])
+    assert 'value="cancel_pending"' in pending
+    for state in ["submitted", "declined", "cancelled", "degraded"]:
+        _, settled = detail(admin_client, parts[state])
+        assert 'value="cancel_pending"' not in settled, state
+        assert 'value="export_csv"' in settled  # the other actions stay
+
+
+def test_the_agent_filter_lists_drafts_once(admin_client, parts):
+    for person in ("bob", "carol"):
+        make_person(person)
+        describe_in_wizard(person, "Watch Zendesk for urgent tickets")
+    page = admin_client.get(PARTS).content.decode()
+    assert page.count("Agent setup (drafts)") == 1
+    assert ">Agent setup</a>" not in page
+    drafts = admin_client.get(PARTS, {"agent": "drafts"}).content.decode()
+    assert drafts.count('class="action-select"') == 2
