@@ -114,8 +114,10 @@ def _time_from(match: re.Match[str], text: str) -> str | None:
 
 
 def find_times(text: str) -> tuple[list[str], bool]:
-    """Return the clock times the text names, in order and without repeats, and whether each
-    one is certain (False when a bare hour follows "and": "at 9 and 5")."""
+    """Return the clock times the text names, in text order, and whether all of them are sure.
+
+    A bare hour listed after a time ("at 9 and 5") is a guess (17:00), so it is not sure.
+    """
     if not isinstance(text, str):
         return [], True
     found: list[tuple[int, int, str]] = []

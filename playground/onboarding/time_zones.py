@@ -136,12 +136,25 @@ _ABBREVIATION = re.compile(
 )
 _IANA_NAME = re.compile(r"(?<![\w/])([A-Z][A-Za-z_-]+(?:/[A-Z][A-Za-z0-9_+-]+){1,2})(?![\w/])")
 _CITIES = _city_zones()
-_CITY_BODY = "|".join(_phrase(city) for city in sorted(_CITIES, key=len, reverse=True))
+# Up to four capitalised words, looked up in _CITIES longest first ("Mexico City").
+_WORDS = r"((?:[A-Z][\w.-]*[ _-]+){0,3}[A-Z][\w.-]*)"
 _CITY_TIME = re.compile(
-    rf"{_WORD_EDGE_BEFORE}(?P<a>{_CITY_BODY})(?:'s)?\s+(?:local\s+)?time\b|"
-    rf"\b(?:time\s*zone|timezone|tz)\s*(?:is|:|=|of)?\s*(?P<b>{_CITY_BODY}){_WORD_EDGE_AFTER}",
-    re.I,
+    rf"{_WORDS}(?:'s)?\s+(?:local\s+)?time\b|"
+    rf"(?i:\btime\s*zone|\btimezone|\btz)\s*(?:is|:|=|of)?\s*{_WORDS}"
 )
+
+
+def _city_zone(match: re.Match[str]) -> str | None:
+    """Return the zone of the city a "<City> time" or "time zone: <City>" match names."""
+    before, after = match.group(1), match.group(2)
+    words = (before or after).replace("_", " ").replace("-", " ").lower().split()
+    # "<City> time" ends at the city; "time zone: <City>" starts with it.
+    spans = (
+        [words[i:] for i in range(len(words))]
+        if before
+        else [words[:i] for i in range(len(words), 0, -1)]
+    )
+    return next((_CITIES[" ".join(s)] for s in spans if " ".join(s) in _CITIES), None)
 
 
 def find_timezones(text: str) -> tuple[str, ...]:
@@ -158,9 +171,10 @@ def find_timezones(text: str) -> tuple[str, ...]:
         if catalog.is_timezone(match.group(1)):
             found.append((match.start(), (match.group(1),)))
             break
-    if match := _CITY_TIME.search(text):
-        city = " ".join((match.group("a") or match.group("b")).lower().replace("_", " ").split())
-        found.append((match.start(), (_CITIES[city],)))
+    for match in _CITY_TIME.finditer(text):
+        if zone := _city_zone(match):
+            found.append((match.start(), (zone,)))
+            break
     return min(found)[1] if found else ()
 
 
