@@ -292,7 +292,7 @@ def _ask_how_often(proposal: dict[str, Any]) -> Question:
     message = "How often should the agent run?"
     mentioned = proposal.get("times") or ([proposal["time"]] if proposal.get("time") else [])
     if mentioned:
-        message += f" You mentioned {_and(mentioned)}; I'll ask for the exact times next."
+        message += f" You mentioned {_and(mentioned)}."
     properties = {"kind": _select("How often", catalog.TRIGGERS, default=proposal.get("kind"))}
     return message, properties, ["kind"]
 
