@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from elicitation.forms import CHECKBOX_LIMIT
+from elicitation.widgets import CHECKBOX_LIMIT
 from playground.onboarding import catalog
 from playground.onboarding.extraction import SLOT_ORDER, AgentDraft, extract
 from playground.onboarding.questions import (
