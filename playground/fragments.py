@@ -9,7 +9,7 @@ from django.template.loader import render_to_string
 
 from elicitation.models import Part
 from elicitation.rendering import render_part_html
-from playground.models import Conversation, Message, Turn
+from playground.models import Agent, Conversation, Message, Turn
 
 
 def transcript(conversation: Conversation, *, disabled: bool = False) -> list[dict]:
@@ -56,6 +56,12 @@ def render_turn(turn: Turn) -> str:
         "playground/conversation.html#turn", {"entry": {"turn": turn, "items": []}}
     )
     return f'<div hx-swap-oob="beforeend:#transcript">{html}</div>'
+
+
+def render_header(agent: Agent) -> str:
+    """Return the chat's header for its agent (the wizard's, until the agent is created)."""
+    context = {"agent": agent, "oob": True}
+    return render_to_string("playground/onboarding_header.html", context)
 
 
 def render_status(conversation: Conversation, *, working: bool | None = None) -> str:

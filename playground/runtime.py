@@ -21,7 +21,7 @@ from elicitation import contract
 from elicitation.kinds import NOT_HANDLED, approval, kind_for
 from elicitation.models import Part
 from playground import fragments
-from playground.models import Message, Step, Turn
+from playground.models import Agent, Message, Step, Turn
 from playground.push import push_html
 
 DEFAULT_ACTIONS = ["accept", "decline", "cancel"]
@@ -95,6 +95,11 @@ class TurnContext:
     async def say(self, text: str) -> None:
         """Send an agent message (markdown). On replay an already-sent message is not resent."""
         await self._emit(Message.Role.AGENT, text)
+
+    async def refresh_header(self) -> None:
+        """Show the conversation's agent afresh in every open tab (the wizard created it)."""
+        agent = await Agent.objects.aget(pk=self.agent.pk)
+        await push_html(self.conversation.pk, await sync_to_async(fragments.render_header)(agent))
 
     async def report_error(self, text: str) -> None:
         """Show the person that the run stopped (the runner calls this, not agents)."""

@@ -8,15 +8,11 @@ turn, after Cancel for example, carries on from it instead of starting over.
 
 from __future__ import annotations
 
-from asgiref.sync import sync_to_async
-from django.template.loader import render_to_string
-
 from elicitation.secrets import REDACTED
 from playground.agents import agent
-from playground.models import Agent, Step
-from playground.onboarding import drafts, summary, wizard
+from playground.models import Step
+from playground.onboarding import drafts, planner, summary
 from playground.onboarding.questions import config_schema, config_to_form_values
-from playground.push import push_html
 
 # The first call of every setup turn; it marks the turn as the wizard's (see is_setup_turn).
 READ_STEP = "onboarding: read the description"
@@ -41,13 +37,13 @@ CARD_MESSAGE = (
 
 def _start_turn(agent_id: int, text: str) -> dict:
     saved = drafts.saved_draft(agent_id)
-    draft = wizard.read_description(text, saved)
+    draft = planner.read_description(text, saved)
     drafts.save_draft(agent_id, draft)
     return {"draft": draft, "resumed": saved is not None}
 
 
 def _record_answer(agent_id: int, draft: dict, slot: str, content: dict) -> dict:
-    updated = wizard.read_answer(draft, slot, content)
+    updated = planner.read_answer(draft, slot, content)
     drafts.save_draft(agent_id, updated)
     return updated
 
@@ -55,6 +51,9 @@ def _record_answer(agent_id: int, draft: dict, slot: str, content: dict) -> dict
 async def is_setup_turn(ctx) -> bool:
     """Return whether this turn began while the agent was still being set up."""
     return await Step.objects.filter(turn=ctx.turn, call_index=0, name=READ_STEP).aexists()
+
+
+PLAN_STEP = "onboarding: plan the next question"
 
 
 @agent(
@@ -69,7 +68,7 @@ async def setup(ctx, message: str) -> None:
     draft = started["draft"]
     if REDACTED in message:
         await ctx.say(SECRET_POINTER)
-    elif not started["resumed"] and wizard.understood_nothing(draft):
+    elif not started["resumed"] and planner.understood_nothing(draft):
         await ctx.say(NOT_UNDERSTOOD)
 
     while True:
@@ -77,7 +76,7 @@ async def setup(ctx, message: str) -> None:
         if draft is None:
             await ctx.say(KEPT_AS_DRAFT)
             return
-        config = wizard.proposed_config(draft)
+        config = planner.proposed_config(draft)
         card = await ctx.render(
             kind="config-card",
             message=CARD_MESSAGE,
@@ -88,7 +87,7 @@ async def setup(ctx, message: str) -> None:
         if not card.accepted:
             await ctx.say(KEPT_AS_DRAFT)
             return
-        verdict = await ctx.step(READ_CARD_STEP, wizard.read_card, config, card.content)
+        verdict = await ctx.step(READ_CARD_STEP, planner.read_card, config, card.content)
         if "config" in verdict:
             break
         draft = verdict["draft"]
@@ -100,13 +99,15 @@ async def setup(ctx, message: str) -> None:
         f"Send it a message below to try it, or [download its configuration as JSON]"
         f"({created['export_url']})."
     )
-    await _show_created_agent(ctx.conversation.pk, created["slug"])
+    await ctx.refresh_header()  # every open tab now shows the new agent, at its own address
 
 
 async def _interview(ctx, agent_id: int, draft: dict) -> dict | None:
     """Ask one question per missing slot; return the complete draft, or None if stopped."""
     while True:
-        question = await ctx.step("onboarding: plan the next question", wizard.plan_question, draft)
+        question = await ctx.step(
+            "onboarding: plan the next question", planner.plan_question, draft
+        )
         if question is None:
             return draft
         payload = question["payload"]
@@ -123,12 +124,3 @@ async def _interview(ctx, agent_id: int, draft: dict) -> dict | None:
             question["slot"],
             answer.content,
         )
-
-
-async def _show_created_agent(conversation_id: int, slug: str) -> None:
-    """Swap the wizard's header for the agent's in every open tab; its script moves the URL."""
-    created = await Agent.objects.aget(slug=slug)
-    html = await sync_to_async(render_to_string)(
-        "playground/onboarding_header.html", {"agent": created, "oob": True}
-    )
-    await push_html(conversation_id, html)
