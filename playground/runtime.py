@@ -193,8 +193,13 @@ class TurnContext:
         tool_name: str = "",
         approval_key: str = "",
         details: dict | None = None,
+        validator: str = "",
     ) -> Response:
-        """Show an interaction of a registered kind and return the person's response."""
+        """Show an interaction of a registered kind and return the person's response.
+
+        `details` are read-only facts the card lists; `validator` names a config card's
+        whole-configuration validator (registered by the app that asks).
+        """
         index = self._next_call()
         part = await Part.objects.filter(turn=self.turn, call_index=index).afirst()
         if part is None:
@@ -211,7 +216,9 @@ class TurnContext:
             else:
                 payload = {"message": message, "requestedSchema": data_schema}
             if details:
-                payload["details"] = details  # what an approval card lists
+                payload["details"] = details  # what an approval or config card lists
+            if validator:
+                payload["validator"] = validator
             part = await self._create_part(
                 index, kind, tool_name, payload, value, actions, intent or "", id, approval_key
             )

@@ -5,7 +5,7 @@ from asgiref.sync import async_to_sync
 
 from elicitation.models import Part
 from playground.models import Agent, Conversation, Message, Step, Turn
-from playground.onboarding import setup_agent
+from playground.onboarding import catalog, setup_agent
 from playground.tasks import execute_turn
 from tests.runtime_helpers import answer, pending, said, send
 
@@ -167,18 +167,36 @@ def test_cancel_keeps_the_draft_and_a_later_message_carries_on(client, wizard):
     assert pending(wizard).message.startswith("Which time zone should the schedule")
 
 
-def test_a_card_edit_missing_the_channel_asks_for_it_then_shows_the_card(client, wizard):
+def test_an_invalid_edit_keeps_the_card_open_with_the_error_and_what_was_typed(client, wizard):
     send(client, wizard, COMPLETE)
     card = pending(wizard)
-    edited = card.value | {"name": "Triage digest", "destination_target": ""}
-    assert answer(client, card, **edited).status_code == 200
-    question = pending(wizard)
-    assert question.message.startswith("Give the Slack channel to post in, like #support.")
-    assert answer(client, question, kind="slack", channel="#triage").status_code == 200
+    edited = card.value | {"name": "Triage digest", "destination_kind": "email",
+                           "destination_target": "cx-daily-at-example"}  # fmt: skip
+    refused = answer(client, card, **edited)
+    assert refused.status_code == 422
+    html = refused.content.decode()
+    assert "Accepted" not in html and "Save and accept" in html  # still the card, in Edit
+    assert 'value="cx-daily-at-example"' in html and 'value="Triage digest"' in html
+    assert "email address" in html.lower()
+    card.refresh_from_db()
+    assert card.state == "pending"
+
+    fixed = edited | {"destination_target": "cx-daily@example.com"}
+    assert answer(client, card, **fixed).status_code == 200
+    agent = Agent.objects.get(pk=wizard.agent_id)
+    assert agent.config["destination"] == {"kind": "email", "address": "cx-daily@example.com"}
+
+
+def test_edit_recomputes_the_tools_from_the_platform_and_destination(client, wizard):
+    send(client, wizard, COMPLETE)
     card = pending(wizard)
-    assert card.render_kind == "config-card"
-    assert card.value["name"] == "Triage digest"
-    assert card.value["destination_target"] == "#triage"
+    assert "tools" not in card.value  # shown read-only, never a form field
+    edited = card.value | {"platform": "zendesk", "destination_kind": "email",
+                           "destination_target": "cx@example.com"}  # fmt: skip
+    assert answer(client, card, **edited).status_code == 200
+    tools = Agent.objects.get(pk=wizard.agent_id).config["tools"]
+    assert tools == catalog.tools_for("zendesk", "email")
+    assert "send_email" in tools and "post_message" not in tools
 
 
 def test_two_agents_with_the_same_name_get_their_own_addresses(client, alice):

@@ -615,13 +615,6 @@ def config_schema(config: dict[str, Any] | None = None) -> dict[str, Any]:
             "maxLength": MAX_TARGET_CHARS,
             "x-ui": {"placeholder": "#support"},
         },
-        "tools": {
-            "type": "array",
-            "title": "Tools",
-            "description": "Ask a question is always included.",
-            "items": {"anyOf": [{"const": o.value, "title": o.title} for o in catalog.TOOLS]},
-            "minItems": 1,
-        },
     }
     for key, value in config_to_form_values(config or {}).items():
         properties[key]["default"] = value
@@ -649,7 +642,6 @@ def config_to_form_values(config: dict[str, Any]) -> dict[str, Any]:
         "timezone": config.get("timezone"),
         "destination_kind": destination.get("kind"),
         "destination_target": destination.get("channel") or destination.get("address"),
-        "tools": _ordered_tools(config.get("tools")),
     }
     return {key: value for key, value in values.items() if value not in (None, "")}
 
@@ -701,5 +693,26 @@ def form_values_to_config(content: dict[str, Any]) -> dict[str, Any]:
         "trigger": trigger,
         "timezone": timezone,
         "destination": destination,
-        "tools": _ordered_tools(content.get("tools")),
+        # Derived, never taken from the form: what the platform and destination need.
+        "tools": catalog.tools_for(platform, destination["kind"]),
     }
+
+
+def config_problems(content: dict[str, Any]) -> dict[str, str]:
+    """Return what is wrong with a whole configuration form, by field; empty when it is valid.
+
+    The config card calls this when the person accepts or edits it, so rules a flat schema
+    cannot state (an email address for an email destination, a Slack channel for Slack) are
+    shown next to the fields, with everything typed kept.
+    """
+    try:
+        form_values_to_config(content)
+    except ConfigFormError as problems:
+        return problems.errors
+    return {}
+
+
+def tools_summary(config: dict[str, Any]) -> str:
+    """Return the configuration's tools by their titles, for the card to show read-only."""
+    titles = {option.value: option.title for option in catalog.TOOLS}
+    return ", ".join(titles.get(tool, tool) for tool in config.get("tools") or [])

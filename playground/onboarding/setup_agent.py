@@ -8,11 +8,17 @@ turn, after Cancel for example, carries on from it instead of starting over.
 
 from __future__ import annotations
 
+from elicitation.kinds.config_card import register_validator
 from elicitation.secrets import REDACTED
 from playground.agents import agent
 from playground.models import Step
 from playground.onboarding import drafts, planner, summary
-from playground.onboarding.questions import config_schema, config_to_form_values
+from playground.onboarding.questions import (
+    config_problems,
+    config_schema,
+    config_to_form_values,
+    tools_summary,
+)
 
 # The first call of every setup turn; it marks the turn as the wizard's (see is_setup_turn).
 READ_STEP = "onboarding: read the description"
@@ -54,6 +60,8 @@ async def is_setup_turn(ctx) -> bool:
 
 
 PLAN_STEP = "onboarding: plan the next question"
+CONFIG_VALIDATOR = "agent-config"
+register_validator(CONFIG_VALIDATOR, config_problems)
 
 
 @agent(
@@ -83,6 +91,8 @@ async def setup(ctx, message: str) -> None:
             data_schema=config_schema(config),
             value=config_to_form_values(config),
             allowed_actions=["accept"],
+            details={"Tools (from the platform and destination)": tools_summary(config)},
+            validator=CONFIG_VALIDATOR,
         )
         if not card.accepted:
             await ctx.say(KEPT_AS_DRAFT)

@@ -147,6 +147,28 @@ def test_a_full_description_goes_straight_to_the_card_and_bad_edits_stay(page: P
     )
 
 
+def test_an_edit_with_an_invalid_address_stays_a_card_with_the_error(page: Page):
+    open_wizard(page)
+    page.get_by_role("button", name=re.compile("^Watch our Zendesk for urgent tickets")).click()
+    card = question(page, "Here is the agent I will create.")
+    expect(card).to_contain_text("Tools (from the platform and destination)")
+
+    card.get_by_role("button", name="Edit").click()
+    email = card.get_by_role("radio", name=re.compile(r"^Email"))
+    email.check()
+    card.get_by_label("Channel or address").fill("cx-daily-at-example")
+    card.get_by_role("button", name="Save and accept").click()
+    address = card.get_by_label("Channel or address")
+    expect(address).to_have_attribute("aria-invalid", "true")
+    expect(address).to_have_value("cx-daily-at-example")  # kept
+    expect(card.get_by_role("radio", name=re.compile(r"^Email"))).to_be_checked()
+    expect(page.locator(SUBMITTED)).to_have_count(0)  # never an "Accepted" chip
+
+    address.fill("cx-daily@example.com")
+    card.get_by_role("button", name="Save and accept").click()
+    expect(page.locator(".bubble.agent").last).to_contain_text("cx-daily@example.com")
+
+
 def test_a_description_that_says_nothing_gets_every_question(page: Page):
     open_wizard(page)
     describe(page, "asdf")
