@@ -119,9 +119,24 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels-redis with a pool that waits for a free connection (see the module).
+            "BACKEND": "playground.channel_layer.WaitingRedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        # Each process reads its tabs' messages with a blocking pop that returns
+                        # after 5 s; a read timeout of 5 s (redis-py's default) races it and
+                        # closed idle sockets. 10 s still notices a Redis that stopped answering.
+                        "socket_timeout": 10,
+                        # A pooled connection idle for 30 s is pinged before use, so one that a
+                        # firewall or a Redis restart dropped is replaced, not used to fail.
+                        "health_check_interval": 30,
+                        # Commands beyond this many at once wait up to 10 s for a connection.
+                        "max_connections": 50,
+                        "timeout": 10,
+                    }
+                ],
                 "prefix": os.environ.get("REDIS_PREFIX", "asgi"),
                 # All the open tabs of one web process share one Redis list: at the default
                 # capacity (100) a busy process silently drops pushes (seen in bench/).
