@@ -1,13 +1,17 @@
-"""How the service reports on itself: `/healthz`, and a 503 page while the database is down."""
+"""How the service reports on itself: the readiness probe (`/healthz`), the liveness probe
+(`/livez`), and a 503 page while the database is down."""
 
 import asyncio
 import logging
+import threading
+from collections.abc import Awaitable, Callable
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db import InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.utils.decorators import async_only_middleware
 from django.utils.deprecation import MiddlewareMixin
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
@@ -17,12 +21,24 @@ logger = logging.getLogger(__name__)
 CHECK_TIMEOUT = 3.0
 
 
+class PreviousCheckWaiting(Exception):
+    """The previous database check has not had its answer yet."""
+
+
+# One database check at a time: while the database is silent, a probe every few seconds must
+# not leave one more blocked thread, holding one more pool connection, behind each time.
+_database_check = threading.Lock()
+
+
 def _check_database() -> None:
+    if not _database_check.acquire(blocking=False):
+        raise PreviousCheckWaiting
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
     finally:
-        connection.close()  # a health probe every few seconds must not pile up connections
+        connection.close()  # back to the pool (or closed), not kept by this thread
+        _database_check.release()
 
 
 async def _check_channel_layer() -> None:
@@ -35,29 +51,67 @@ async def _check_channel_layer() -> None:
         raise RuntimeError("the channel layer returned a different message")
 
 
-async def _outcome(check) -> str:
+def _reason(error: Exception) -> str:
+    """Say why a check failed in a few words: an error's own text can name hosts and users."""
+    if isinstance(error, TimeoutError):
+        return f"no answer within {CHECK_TIMEOUT:g} s"
+    if isinstance(error, PreviousCheckWaiting):
+        return "the previous check is still waiting for an answer"
+    return f"{type(error).__name__} (details in the server log)"
+
+
+async def _outcome(check: Callable[[], Awaitable[None]], name: str) -> str:
     try:
         async with asyncio.timeout(CHECK_TIMEOUT):
             await check()
     except Exception as error:
-        logger.warning("health check %s failed: %s", check.__name__, error)
-        return f"failed: {type(error).__name__}: {error}"[:300]
+        logger.warning("health check of the %s failed: %r", name, error)
+        return f"failed: {_reason(error)}"
     return "ok"
 
 
 @never_cache
 @require_safe
 async def healthz(request: HttpRequest) -> JsonResponse:
-    """Return 200 when the database and the channel layer answer, else 503 naming the failure."""
+    """Return 200 when the database and the channel layer answer, else 503 saying which failed."""
     checks = {
-        "database": await _outcome(sync_to_async(_check_database, thread_sensitive=False)),
-        "channel_layer": await _outcome(_check_channel_layer),
+        "database": await _outcome(
+            sync_to_async(_check_database, thread_sensitive=False), "database"
+        ),
+        "channel_layer": await _outcome(_check_channel_layer, "channel layer"),
     }
     healthy = all(outcome == "ok" for outcome in checks.values())
     return JsonResponse(
         {"status": "ok" if healthy else "unavailable", "checks": checks},
         status=200 if healthy else 503,
     )
+
+
+@never_cache
+@require_safe
+async def livez(request: HttpRequest) -> JsonResponse:
+    """Return 200 while this process serves requests; touches neither database nor Redis."""
+    return JsonResponse({"status": "ok"})
+
+
+PROBES = {"/healthz": healthz, "/livez": livez}
+
+
+@async_only_middleware
+def answer_probes(get_response):
+    """Answer the probes before any other middleware looks at the request.
+
+    Orchestrators probe a process by its own IP address, which ALLOWED_HOSTS rightly does not
+    list, and over plain HTTP, which production redirects to HTTPS.
+    """
+
+    async def middleware(request: HttpRequest) -> HttpResponse:
+        probe = PROBES.get(request.path_info)
+        if probe is not None:
+            return await probe(request)
+        return await get_response(request)
+
+    return middleware
 
 
 class DatabaseUnavailableMiddleware(MiddlewareMixin):

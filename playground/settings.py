@@ -53,6 +53,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "playground.health.answer_probes",  # first: probes by IP, over HTTP (see the module)
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -91,8 +92,20 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     postgres_options = DATABASES["default"].setdefault("OPTIONS", {})
-    # An unreachable server fails the request (a 503 page) in seconds instead of hanging it.
+    # A server that is unreachable, slow or silent fails the request (the 503 page) within
+    # about 10 s instead of hanging it: connecting may take 5 s, a statement
+    # DATABASE_STATEMENT_TIMEOUT seconds (0: no limit, e.g. for a long migration). On a
+    # network that loses every packet TCP gives up on data unacknowledged for 5 s, and
+    # keepalives probe a connection waiting on a reply (libpq's settings).
     postgres_options["connect_timeout"] = 5
+    statement_timeout = int(envfloat("DATABASE_STATEMENT_TIMEOUT", 8) * 1000)
+    postgres_options["options"] = " ".join(
+        filter(None, [postgres_options.get("options"), f"-c statement_timeout={statement_timeout}"])
+    )
+    postgres_options.update(
+        keepalives=1, keepalives_idle=5, keepalives_interval=2, keepalives_count=2,
+        tcp_user_timeout=5000,
+    )  # fmt: skip
     if envbool("DATABASE_POOL", True):
         # daphne runs each request in a fresh thread: without a pool every request (and every
         # agent turn in a worker) would open a new connection, a few ms each.
@@ -119,9 +132,24 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels-redis with a pool that waits for a free connection (see the module).
+            "BACKEND": "playground.channel_layer.WaitingRedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        # Each process reads its tabs' messages with a blocking pop that returns
+                        # after 5 s; a read timeout of 5 s (redis-py's default) races it and
+                        # closed idle sockets. 10 s still notices a Redis that stopped answering.
+                        "socket_timeout": 10,
+                        # A pooled connection idle for 30 s is pinged before use, so one that a
+                        # firewall or a Redis restart dropped is replaced, not used to fail.
+                        "health_check_interval": 30,
+                        # Commands beyond this many at once wait up to 10 s for a connection.
+                        "max_connections": 50,
+                        "timeout": 10,
+                    }
+                ],
                 "prefix": os.environ.get("REDIS_PREFIX", "asgi"),
                 # All the open tabs of one web process share one Redis list: at the default
                 # capacity (100) a busy process silently drops pushes (seen in bench/).

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from playground import health, views
+from playground import views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -14,5 +14,4 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
-    path("healthz", health.healthz, name="healthz"),
 ]

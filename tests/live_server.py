@@ -35,8 +35,18 @@ def wait_for(condition, timeout: float = 15.0, interval: float = 0.05, message: 
 
 
 class LiveServer:
-    def __init__(self, workdir: Path, env: dict | None = None):
+    def __init__(
+        self,
+        workdir: Path,
+        env: dict | None = None,
+        *,
+        host: str = "127.0.0.1",
+        netns: str | None = None,
+    ):
+        """`netns`: run the server inside that network namespace, serving on `host` there."""
         self.workdir = workdir
+        self.host = host
+        self.netns = netns
         self.db_path = workdir / "db.sqlite3"
         self.port = free_port()
         self.log_path = workdir / "daphne.log"
@@ -52,7 +62,7 @@ class LiveServer:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host}:{self.port}"
 
     def manage(self, *args: str, stdin: str | None = None) -> str:
         """Run a manage.py command against this server's database; return its output."""
@@ -84,9 +94,13 @@ class LiveServer:
 
     def start_without_visiting(self) -> None:
         """Start the server and return before anyone has made a request to it."""
+        serve = ["manage.py", "serve", "--host", self.host, "--port", str(self.port)]
+        command = [sys.executable, *serve]
+        if self.netns:
+            command = ["ip", "netns", "exec", self.netns, *command]  # execs: the same pid
         with open(self.log_path, "a") as log:  # the child keeps its own copy of the handle
             self.process = subprocess.Popen(
-                [sys.executable, "manage.py", "serve", "--port", str(self.port)],
+                command,
                 cwd=BASE_DIR,
                 env=self.env,
                 stdout=log,

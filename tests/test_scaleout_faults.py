@@ -12,6 +12,7 @@ import subprocess
 import threading
 from urllib.parse import urlsplit
 
+import psycopg
 import pytest
 import redis
 from websockets.exceptions import ConnectionClosed
@@ -59,13 +60,14 @@ class PrivateRedis:
 class Cable:
     """A TCP pass-through to PostgreSQL that can be unplugged and plugged in again."""
 
-    def __init__(self, target_port: int):
+    def __init__(self, target_port: int, host: str = "127.0.0.1"):
         self.target = ("127.0.0.1", target_port)
+        self.host = host
         self.port = free_port()
         self.sockets: list[socket.socket] = []
 
     def plug(self) -> None:
-        self.listener = socket.create_server(("127.0.0.1", self.port))
+        self.listener = socket.create_server((self.host, self.port))
         threading.Thread(target=self._accept, args=(self.listener,), daemon=True).start()
 
     def unplug(self) -> None:
@@ -111,7 +113,10 @@ def faults(tmp_path_factory):
     postgres = urlsplit(database.url)
     cable = Cable(postgres.port)
     cable.plug()
-    worker_env = scaleout_env(database, workdir, REDIS_URL=private_redis.url)
+    # A short statement limit keeps the slow-database test quick (the default is 8 s).
+    worker_env = scaleout_env(
+        database, workdir, REDIS_URL=private_redis.url, DATABASE_STATEMENT_TIMEOUT="2"
+    )
     through_cable = postgres._replace(netloc=f"{postgres.username}@127.0.0.1:{cable.port}")
     server = LiveServer(workdir / "server", {**worker_env, "DATABASE_URL": through_cable.geturl()})
     worker = None
@@ -182,7 +187,9 @@ def test_while_the_database_is_unreachable_requests_get_a_503_page_and_nothing_i
         assert sent.status_code == 503
         health = person.client.get("/healthz")
         assert health.status_code == 503
-        assert health.json()["checks"]["database"].startswith("failed")
+        assert health.json()["checks"]["database"].startswith("failed: ")
+        assert "127.0.0.1" not in health.text  # a reason, not the driver's message
+        assert person.client.get("/livez").status_code == 200  # alive: no restart needed
     finally:
         cable.plug()
 
@@ -198,3 +205,19 @@ def test_while_the_database_is_unreachable_requests_get_a_503_page_and_nothing_i
     with person.open_tab(server, conversation) as tab:
         person.post(server, f"/c/{conversation}/send", {"text": "Ship it"})
         tab.wait_for("Which environment should I deploy to?")
+
+
+def test_a_statement_the_database_does_not_finish_in_time_gets_the_503_page(faults):
+    server, _, _, database = faults
+    person = Person(server)
+    conversation = person.start_conversation(server, "deploy-assistant")
+
+    # A server too busy to answer, as seen from the app: every read of conversations waits.
+    with psycopg.connect(database.url) as blocker:
+        blocker.execute("LOCK TABLE playground_conversation IN ACCESS EXCLUSIVE MODE")
+        page = person.client.get(f"/c/{conversation}/")
+        assert page.status_code == 503
+        assert "We can't reach the database right now" in page.text
+        assert person.client.get("/healthz").status_code == 200  # the database does answer
+
+    assert person.client.get(f"/c/{conversation}/").status_code == 200
