@@ -34,6 +34,10 @@ class Widget:
     value: Any  # str for single values, list[str] for multi-select, bool for a checkbox
     error: str = ""
     instant: str = ""  # a date-time default with its offset, shown in local time by the browser
+    # Only where the form's fields depend on each other (a config card's Edit): the control
+    # values this field applies to as JSON, and whether it applies to the current ones.
+    show_when: str = ""
+    applies: bool = True
 
     @property
     def step(self) -> str:

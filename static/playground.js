@@ -35,7 +35,7 @@ function updateTitle() {
 // Submit stays disabled while a required field is empty (the server checks again).
 function requiredFilled(form) {
   for (const input of form.querySelectorAll("input[required], textarea[required], select[required]")) {
-    if (!input.value.trim()) return false;
+    if (!input.disabled && !input.value.trim()) return false;
   }
   for (const group of form.querySelectorAll("fieldset[data-required]")) {
     if (!group.querySelector("input:checked")) return false;
@@ -67,8 +67,21 @@ function localInstant(input) {
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
+// A field that applies only to some values of another (a schedule's minutes) shows with them;
+// while hidden its inputs are disabled, so they are not sent.
+function showApplicable(form) {
+  const values = new FormData(form);
+  for (const field of form.querySelectorAll("[data-show-when]")) {
+    const when = JSON.parse(field.dataset.showWhen);
+    const applies = Object.entries(when).every(([name, allowed]) => allowed.includes(values.get(name)));
+    field.hidden = !applies;
+    for (const input of field.querySelectorAll("input, select, textarea")) input.disabled = !applies;
+  }
+}
+
 function enhance(root) {
   for (const form of root.querySelectorAll("form[data-part-form]")) {
+    showApplicable(form);
     for (const input of form.querySelectorAll("input[data-instant]")) localInstant(input);
     limitChoices(form);
     const submit = form.querySelector("[data-submit]");

@@ -436,8 +436,8 @@ def test_the_config_form_is_in_the_flat_dialect() -> None:
         "name", "purpose", "instructions", "platform", "trigger_kind", "trigger_time",
         "trigger_times", "trigger_weekdays_only", "trigger_minutes", "trigger_weeks",
         "trigger_days", "trigger_day_of_month", "timezone", "destination_kind",
-        "destination_target", "tools",
-    ]  # fmt: skip
+        "destination_target",
+    ]  # fmt: skip (no tools: they follow from the platform and destination)
     assert schema["properties"]["name"]["maxLength"] == 80
     assert schema["properties"]["instructions"]["format"] == "multiline"
     assert "name" in schema["required"]
@@ -469,10 +469,11 @@ def test_the_config_form_round_trips(description: str) -> None:
     assert form_values_to_config(values) == config
 
 
-def test_the_config_form_always_keeps_request_input() -> None:
+def test_the_config_tools_follow_the_platform_and_destination_never_the_form() -> None:
     values = config_to_form_values(draft_to_config(extract(CONFIG_DESCRIPTIONS[0])))
-    values["tools"] = ["read_tickets", "made_up"]
-    assert form_values_to_config(values)["tools"] == ["request_input", "read_tickets"]
+    values["tools"] = ["made_up", "send_email"]  # a tampered form: ignored
+    tools = form_values_to_config(values)["tools"]
+    assert tools == ["request_input", "read_tickets", "post_message"]
 
 
 def test_the_config_form_explains_what_is_wrong() -> None:

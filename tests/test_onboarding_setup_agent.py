@@ -1,5 +1,7 @@
 """The setup agent through the real views: questions, the card, the agent it creates."""
 
+import re
+
 import pytest
 from asgiref.sync import async_to_sync
 
@@ -220,3 +222,21 @@ def test_replaying_the_turn_that_created_the_agent_changes_nothing(client, wizar
     assert said(wizard) == before
     assert Agent.objects.filter(owner=wizard.owner).count() == 1
     assert Turn.objects.get(pk=turn.pk).status == Turn.Status.DONE
+
+
+def test_edit_groups_the_fields_and_shows_only_those_that_apply(client, wizard):
+    send(client, wizard, COMPLETE)  # every weekday at 9am, to a Slack channel
+    card = pending(wizard)
+    html = client.get(f"/parts/{card.pk}/edit").content.decode()
+    legends = re.findall(r"<legend>(What|When|Where)</legend>", html)
+    assert legends == ["What", "When", "Where"]
+    shown = []
+    for field in html.split('<div class="field')[1:]:
+        opening, rest = field.split(">", 1)
+        if " hidden" not in opening:
+            shown += re.findall(r'name="answer\.(\w+)"', rest)[:1]
+    assert "trigger_time" in shown and "destination_target" in shown
+    for other in ("trigger_minutes", "trigger_days", "trigger_weeks", "trigger_day_of_month"):
+        assert other not in shown  # on the page, hidden until its schedule is chosen
+        assert f'name="answer.{other}"' in html
+    assert "multiple" not in html  # no Ctrl-click multi-select

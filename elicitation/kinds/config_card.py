@@ -7,7 +7,9 @@ a validator that the asking app registers by name; the payload's `validator` nam
 answer it refuses keeps the card open with the errors next to the fields.
 """
 
+import json
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from elicitation import contract
 from elicitation.kinds.base import (
@@ -21,13 +23,25 @@ from elicitation.kinds.base import (
 from elicitation.models import Part
 from elicitation.widgets import answer_rows
 
-# name -> validator(content) -> {field: problem}; empty when the configuration is valid
-VALIDATORS: dict[str, Callable[[dict], dict[str, str]]] = {}
+
+@dataclass(frozen=True)
+class ConfigRules:
+    """What an app knows about its configuration that a flat schema cannot say."""
+
+    # content -> {field: problem}; empty when the configuration is valid
+    validate: Callable[[dict], dict[str, str]]
+    # values -> [(group title, [field names that apply])], for the Edit form
+    layout: Callable[[dict], list[tuple[str, list[str]]]] | None = None
+    # the fields whose value decides which other fields apply (a schedule's kind, say)
+    controls: tuple[str, ...] = ()
 
 
-def register_validator(name: str, validator: Callable[[dict], dict[str, str]]) -> None:
-    """Let config cards whose payload says `"validator": name` check whole configurations."""
-    VALIDATORS[name] = validator
+VALIDATORS: dict[str, ConfigRules] = {}
+
+
+def register_validator(name: str, rules: ConfigRules) -> None:
+    """Let config cards whose payload says `"validator": name` use these rules."""
+    VALIDATORS[name] = rules
 
 
 def parse_config_card(payload: object, value: object) -> tuple[dict | None, str]:
@@ -55,10 +69,10 @@ def read_config_answer(part: Part, answer: Answer) -> dict | Refusal:
         envelope = contract.accept(checked.content, redacted=checked.redacted)
     else:
         envelope = read_form_answer(part, answer)
-    validator = VALIDATORS.get(part.payload.get("validator", ""))
-    if validator is None or isinstance(envelope, Refusal) or envelope["action"] != "accept":
+    rules = VALIDATORS.get(part.payload.get("validator", ""))
+    if rules is None or isinstance(envelope, Refusal) or envelope["action"] != "accept":
         return envelope
-    errors = validator(envelope["content"])
+    errors = rules.validate(envelope["content"])
     return Refusal(422, errors) if errors else envelope
 
 
@@ -69,7 +83,39 @@ def config_context(part: Part, submitted: dict | None, errors: dict | None) -> d
         context["editing"] = True  # a refused Edit stays open with what was typed
     if "rows" not in context and isinstance(part.value, dict):
         context["rows"] = answer_rows(context["request"], part.value)
+    rules = VALIDATORS.get(part.payload.get("validator", ""))
+    if rules is not None and rules.layout is not None:
+        values = part.value if isinstance(part.value, dict) else {}
+        if submitted is not None:
+            values = {name: raw[-1] for name, raw in submitted.items() if raw}
+        context["groups"] = _groups(rules, values, context["widgets"])
     return context
+
+
+def _groups(rules: ConfigRules, values: dict, widgets: list) -> list[tuple[str, list]]:
+    """Return the Edit form's groups with every field, each field saying which control values
+    it applies to (static/playground.js shows and hides it as they change)."""
+    by_name = {widget.field.name: widget for widget in widgets}
+    shown_now = {name for _, names in rules.layout(values) for name in names}
+    applies: dict[str, dict[str, list[str]]] = {name: {} for name in by_name}
+    titles: dict[str, str] = {}
+    for control in rules.controls:
+        options = [option.value for option in by_name[control].field.options or ()]
+        for option in options:
+            for title, names in rules.layout(values | {control: option}):
+                for name in names:
+                    titles.setdefault(name, title)
+                    applies[name].setdefault(by_name[control].input_name, []).append(option)
+        for when in applies.values():
+            if len(when.get(by_name[control].input_name, [])) == len(options):
+                del when[by_name[control].input_name]  # applies whatever the control says
+    groups: dict[str, list] = {title: [] for title, _ in rules.layout(values)}
+    for name, widget in by_name.items():
+        if name in titles or name in shown_now:
+            when = json.dumps(applies[name]) if applies[name] else ""
+            shown = replace(widget, show_when=when, applies=name in shown_now)
+            groups.setdefault(titles.get(name, ""), []).append(shown)
+    return list(groups.items())
 
 
 KIND = InteractionKind(

@@ -712,6 +712,25 @@ def config_problems(content: dict[str, Any]) -> dict[str, str]:
     return {}
 
 
+def config_layout(values: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """Group the configuration form (what, when, where), keeping only the fields that apply
+    to the chosen schedule and destination."""
+    kind = values.get("trigger_kind")
+    when = [f"trigger_{key}" for key in NEEDS.get(kind, ())]
+    if kind == "times_a_day":
+        when.append("trigger_weekdays_only")
+    destination = catalog.find(catalog.DESTINATIONS, values.get("destination_kind"))
+    needs_target = isinstance(destination, catalog.Destination) and destination.target
+    return [
+        ("What", ["name", "purpose", "instructions", "platform"]),
+        ("When", ["trigger_kind", *when, "timezone"]),
+        ("Where", ["destination_kind", *(["destination_target"] if needs_target else [])]),
+    ]
+
+
+CONFIG_CONTROLS = ("trigger_kind", "destination_kind")
+
+
 def tools_summary(config: dict[str, Any]) -> str:
     """Return the configuration's tools by their titles, for the card to show read-only."""
     titles = {option.value: option.title for option in catalog.TOOLS}

@@ -8,12 +8,14 @@ turn, after Cancel for example, carries on from it instead of starting over.
 
 from __future__ import annotations
 
-from elicitation.kinds.config_card import register_validator
+from elicitation.kinds.config_card import ConfigRules, register_validator
 from elicitation.secrets import REDACTED
 from playground.agents import agent
 from playground.models import Step
 from playground.onboarding import drafts, planner, summary
 from playground.onboarding.questions import (
+    CONFIG_CONTROLS,
+    config_layout,
     config_problems,
     config_schema,
     config_to_form_values,
@@ -61,7 +63,9 @@ async def is_setup_turn(ctx) -> bool:
 
 PLAN_STEP = "onboarding: plan the next question"
 CONFIG_VALIDATOR = "agent-config"
-register_validator(CONFIG_VALIDATOR, config_problems)
+register_validator(
+    CONFIG_VALIDATOR, ConfigRules(config_problems, config_layout, controls=CONFIG_CONTROLS)
+)
 
 
 @agent(

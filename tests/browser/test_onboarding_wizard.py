@@ -6,7 +6,7 @@ from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.chat import socket_open
+from tests.browser.chat import screenshot, socket_open
 
 SUBMITTED = ".part--submitted"
 
@@ -163,6 +163,7 @@ def test_an_edit_with_an_invalid_address_stays_a_card_with_the_error(page: Page)
     expect(address).to_have_value("cx-daily-at-example")  # kept
     expect(card.get_by_role("radio", name=re.compile(r"^Email"))).to_be_checked()
     expect(page.locator(SUBMITTED)).to_have_count(0)  # never an "Accepted" chip
+    screenshot(card, "config-card-invalid-edit")
 
     address.fill("cx-daily@example.com")
     card.get_by_role("button", name="Save and accept").click()
