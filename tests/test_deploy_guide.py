@@ -28,7 +28,6 @@ PROCFILE = dict(
 FIRST_LOGIN = (
     "python manage.py createsuperuser --noinput --username admin --email admin@example.com"
 )
-PRUNE = "python manage.py prune_db_task_results --min-age-days 14"
 PASSWORD = "a-first-login-password"
 
 
@@ -39,7 +38,6 @@ def test_the_readme_gives_the_procfile_commands_and_the_first_login():
         assert f"\n{command}\n" in readme, command
     assert "python manage.py createsuperuser" in readme
     assert " ".join(FIRST_LOGIN.split()[3:]) in " ".join(readme.split())
-    assert PRUNE in readme
 
 
 class Visitor:
@@ -111,7 +109,6 @@ def test_the_documented_production_start_serves_a_login_from_a_clean_database(tm
     try:
         shell(PROCFILE["release"], env)
         shell(FIRST_LOGIN, {**env, "DJANGO_SUPERUSER_PASSWORD": PASSWORD})
-        shell(PRUNE, env)
         with open(tmp_path / "web.log", "w") as log:
             web = subprocess.Popen(
                 ["sh", "-c", PROCFILE["web"]],
