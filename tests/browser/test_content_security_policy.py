@@ -39,6 +39,7 @@ def test_logging_in_and_answering_a_form_needs_no_exception_to_the_policy(fresh_
     refused = refused_by_policy(fresh_page)
     log_in(fresh_page, live_server)  # the login page, the first-run wizard, the home page
     open_chat(fresh_page, live_server, "Schema tester")
+    fresh_page.set_default_timeout(30_000)  # two answers and a reply, on a busy machine
 
     part = ask(fresh_page, "Where and when?", TRIP)
     part.get_by_label("City").fill("L")
