@@ -238,8 +238,6 @@ else:
 # Production is HTTPS only: plain HTTP is redirected, browsers are told to stay on HTTPS for a
 # year (HSTS), and cookies never travel unencrypted.
 SECURE_SSL_REDIRECT = PRODUCTION
-# Probes come straight to the pod over plain HTTP, not through the TLS router.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^livez$"]
 SECURE_HSTS_SECONDS = 365 * 24 * 3600 if PRODUCTION else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = PRODUCTION
 SECURE_HSTS_PRELOAD = PRODUCTION

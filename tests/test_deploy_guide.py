@@ -153,6 +153,8 @@ def test_the_documented_production_start_serves_a_login_from_a_clean_database(tm
         plain = httpx.get(f"http://127.0.0.1:{port}/accounts/login/")
         assert plain.status_code == 301
         assert plain.headers["location"] == f"https://127.0.0.1:{port}/accounts/login/"
+        # ...but not the probes an orchestrator sends to the process's own address.
+        assert httpx.get(f"http://127.0.0.1:{port}/livez").status_code == 200
 
         # Guessing is paused after five wrong passwords, even for the right one.
         stranger = Visitor(port)
