@@ -6,10 +6,12 @@ README's production section for the whole table.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -26,14 +28,18 @@ def envfloat(name: str, default: float) -> float:
     return float(os.environ.get(name, default))
 
 
-# PLAYGROUND_ENV=production: a real SECRET_KEY, hashed static files from collectstatic,
-# secure cookies. `make run` turns DEBUG on; everything else leaves it off.
+# PLAYGROUND_ENV=production: a real SECRET_KEY (whatever DEBUG says), HTTPS only, hashed
+# static files from collectstatic. `make run` turns DEBUG on; everything else leaves it off.
 PRODUCTION = os.environ.get("PLAYGROUND_ENV") == "production"
 DEBUG = envbool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    if not DEBUG and PRODUCTION:
-        raise RuntimeError("Set SECRET_KEY in the environment for production.")
+    if PRODUCTION:
+        raise ImproperlyConfigured(
+            "Set SECRET_KEY in the environment: PLAYGROUND_ENV=production never uses the "
+            "public local key (generate one with: python -c 'import secrets; "
+            "print(secrets.token_urlsafe(50))')."
+        )
     SECRET_KEY = "insecure-local-playground-key-change-me-for-production-use"
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
@@ -48,6 +54,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "axes",
     "playground",
     "elicitation",
 ]
@@ -55,6 +62,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "playground.health.answer_probes",  # first: probes by IP, over HTTP (see the module)
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -64,6 +72,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "playground.health.DatabaseUnavailableMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "playground.urls"
@@ -79,6 +89,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.csp",
             ],
         },
     },
@@ -184,6 +195,22 @@ if RUN_STALE_AFTER_SECONDS < 3 * RUN_HEARTBEAT_SECONDS:
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
+# Five wrong passwords for one username lock it for 15 minutes (every process shares the
+# counts: django-axes keeps them in the database). `manage.py axes_reset_username` unlocks.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+# By username alone, whatever IP, browser or cookies the guesses come from. Counting per IP as
+# well (what axes.W006 asks for) would lock out everyone behind one office NAT or proxy after
+# five typos between them.
+AXES_LOCKOUT_PARAMETERS = ["username"]
+SILENCED_SYSTEM_CHECKS = ["axes.W006"]
+AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True  # count failures; don't keep a row for every login forever
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -208,11 +235,37 @@ else:
     WHITENOISE_USE_FINDERS = True
     WHITENOISE_AUTOREFRESH = DEBUG
 
-SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", PRODUCTION)
-CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# Production is HTTPS only: plain HTTP is redirected, browsers are told to stay on HTTPS for a
+# year (HSTS), and cookies never travel unencrypted.
+SECURE_SSL_REDIRECT = PRODUCTION
+SECURE_HSTS_SECONDS = 365 * 24 * 3600 if PRODUCTION else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = PRODUCTION
+SECURE_HSTS_PRELOAD = PRODUCTION
+SESSION_COOKIE_SECURE = PRODUCTION
+CSRF_COOKIE_SECURE = PRODUCTION
+# Scripts never read the CSRF cookie: htmx sends the token rendered into the page.
+CSRF_COOKIE_HTTPONLY = True
 if envbool("BEHIND_TLS_PROXY", False):
     # nginx terminates TLS and says so; without this, CSRF's origin check fails on https.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Content-Security-Policy: scripts and styles only from our own static files (or an inline
+# one carrying the request's nonce), pushes over our own websocket, no framing by other sites.
+# The same policy everywhere; under DEBUG it only reports, since Django's debug pages use
+# inline styles and scripts.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF, CSP.NONCE],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+if DEBUG:
+    SECURE_CSP_REPORT_ONLY, SECURE_CSP = SECURE_CSP, {}
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 
 LOGGING = {

@@ -157,6 +157,25 @@ function showProblem(event) {
 document.addEventListener("htmx:responseError", showProblem);
 document.addEventListener("htmx:sendError", showProblem);
 
+// Onboarding: once the draft becomes an agent its header is swapped in (every open tab): show
+// the agent's own address and name without reloading, so nothing on screen moves.
+const draftHeader = document.querySelector("#chat-header[data-setup-name]");
+if (draftHeader) {
+  const setupName = draftHeader.dataset.setupName;
+  new MutationObserver(() => {
+    const created = document.querySelector("#chat-header[data-replace-url]");
+    if (!created || location.pathname === created.dataset.replaceUrl) return;
+    history.replaceState(history.state, "", created.dataset.replaceUrl);
+    document.title = created.dataset.title;
+    const name = created.dataset.agentName;
+    const composer = document.getElementById("composer-text");
+    if (composer) composer.placeholder = composer.placeholder.replace(setupName, name);
+    for (const label of document.querySelectorAll("label[for=composer-text]")) {
+      label.textContent = label.textContent.replace(setupName, name);
+    }
+  }).observe(document.getElementById("main"), { childList: true, subtree: true });
+}
+
 // Whether pushes reach this tab: the first message after connecting is the resync.
 document.addEventListener("htmx:wsAfterMessage", () => { document.body.dataset.socket = "live"; });
 document.addEventListener("htmx:wsClose", (event) => {

@@ -3,7 +3,6 @@
 import io
 
 import pytest
-from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
@@ -38,11 +37,12 @@ def test_it_creates_the_built_in_agents_once(login_file):
 
 
 @pytest.mark.django_db
-def test_the_first_run_creates_a_login_that_works_and_later_runs_repeat_it(login_file):
+def test_the_first_run_creates_a_login_that_works_and_later_runs_repeat_it(login_file, client):
     first = run_seed("--local-login")
     username, password = login_file.read_text().split()
     assert f"username admin, password {password}" in first
-    assert authenticate(username=username, password=password) is not None
+    response = client.post("/accounts/login/", {"username": username, "password": password})
+    assert response.status_code == 302 and response["Location"] == "/"
 
     second = run_seed("--local-login")
     assert f"username admin, password {password}" in second

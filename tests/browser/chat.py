@@ -43,12 +43,19 @@ def last_envelope(page: Page) -> dict:
     return json.loads(reply.locator("pre code").inner_text())
 
 
+def unstick_composer(page: Page) -> None:
+    """Let the sticky composer scroll with the page, so screenshots show what is under it.
+
+    A rule added through the CSSOM: the Content-Security-Policy refuses an added <style>.
+    """
+    page.evaluate("document.styleSheets[0].insertRule('.composer { position: static; }')")
+
+
 def screenshot(target: Page | Locator, name: str) -> Path:
     """Save a screenshot under test-artifacts/ (not committed) and return its path."""
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
     if isinstance(target, Locator):
-        # The sticky composer would be drawn over the part it scrolls to.
-        target.page.add_style_tag(content=".composer { position: static; }")
+        unstick_composer(target.page)  # it would be drawn over the part it scrolls to
     target.screenshot(path=path)
     return path

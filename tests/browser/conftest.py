@@ -61,13 +61,26 @@ def log_in(page: Page, server: LiveServer, username: str = "alice") -> None:
         page.goto(server.url + "/")
 
 
+def refused_by_policy(page: Page) -> list[str]:
+    """Collect what the page's Content-Security-Policy refuses, as Chromium reports it."""
+    refused: list[str] = []
+    page.on(
+        "console",
+        lambda message: "Content Security Policy" in message.text and refused.append(message.text),
+    )
+    return refused
+
+
 @pytest.fixture
 def page(browser, live_server):
     context = browser.new_context()
     page = context.new_page()
+    refused = refused_by_policy(page)
     log_in(page, live_server)
     yield page
     context.close()
+    # Every chat test also checks that nothing it did needed an exception to the policy.
+    assert not refused, refused
 
 
 @pytest.fixture(autouse=True)

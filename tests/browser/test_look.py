@@ -10,7 +10,7 @@ import os
 import pytest
 from playwright.sync_api import Page
 
-from tests.browser.chat import ARTIFACTS, ask, open_chat, screenshot, send
+from tests.browser.chat import ARTIFACTS, ask, open_chat, screenshot, send, unstick_composer
 from tests.browser.conftest import log_in
 from tests.golden import reference_examples
 from tests.live_server import BASE_DIR
@@ -64,7 +64,7 @@ def test_the_readme_screenshots_show_a_form_and_its_chip(browser, live_server):
     page = context.new_page()
     log_in(page, live_server)
     open_chat(page, live_server, "Deploy assistant")
-    page.add_style_tag(content=".composer { position: static; }")
+    unstick_composer(page)
     send(page, "Ship the new checkout page")
     form = page.locator("article.part--pending")
     form.get_by_label("Staging").check()
