@@ -5,6 +5,7 @@ response, a websocket push and the admin.
 """
 
 from django.template.loader import render_to_string
+from django.urls import reverse
 
 from elicitation.kinds import kind_for
 from elicitation.models import Part
@@ -23,8 +24,11 @@ def part_context(
     """Return the template context for a part in its current state."""
     kind = kind_for(part.render_kind, part.tool_name)
     known = kind is not None and part.state != Part.State.DEGRADED
+    stored = part.pk is not None  # a preview (the workbench) is not: its form goes nowhere
     context = {
         "part": part,
+        "settle_url": reverse("settle_part", args=[part.pk]) if stored else "",
+        "edit_url": reverse("edit_part", args=[part.pk]) if stored else "",
         "part_template": f"{kind.template}#{part.state}"
         if known
         else "elicitation/kinds/degraded.html#degraded",

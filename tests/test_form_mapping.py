@@ -317,3 +317,9 @@ def test_answers_read_back_with_option_titles_not_raw_values(content, rows):
         },
     }
     assert answer_rows(_request(schema), content) == rows
+
+
+def test_a_part_that_is_not_stored_renders_from_its_request_alone():
+    request = _request({"type": "object", "properties": {"city": {"type": "string"}}})
+    html = render_part_html(_part(request, pk=None))  # a preview: no row, no address
+    assert 'name="answer.city"' in html and 'hx-post=""' in html
