@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
@@ -11,7 +12,11 @@ urlpatterns = [
     path("c/<int:conversation_id>/send", views.send_message, name="send_message"),
     path("", include("elicitation.urls")),
     path("", include("playground.onboarding.urls")),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(extra_context={"local": not settings.PRODUCTION}),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
 ]
