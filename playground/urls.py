@@ -5,6 +5,9 @@ from django.urls import include, path
 
 from playground import views
 
+# The hint about `make run`'s local login only where `make run` is what serves.
+login_view = auth_views.LoginView.as_view(extra_context={"local": not settings.PRODUCTION})
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("agents/<slug:slug>/new", views.start_conversation, name="start_conversation"),
