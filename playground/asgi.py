@@ -12,6 +12,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import path  # noqa: E402
 
+from api.asgi import with_api  # noqa: E402
 from playground import embedded, server_loop  # noqa: E402
 from playground.consumers import ConversationConsumer  # noqa: E402
 
@@ -20,7 +21,7 @@ from playground.consumers import ConversationConsumer  # noqa: E402
 application = server_loop.remember_loop(
     ProtocolTypeRouter(
         {
-            "http": django_asgi_app,
+            "http": with_api(django_asgi_app),
             "websocket": AllowedHostsOriginValidator(
                 AuthMiddlewareStack(
                     URLRouter([path("ws/c/<int:conversation_id>/", ConversationConsumer.as_asgi())])

@@ -203,9 +203,7 @@ class TurnContext:
         index = self._next_call()
         part = await Part.objects.filter(turn=self.turn, call_index=index).afirst()
         if part is None:
-            actions = list(allowed_actions or DEFAULT_ACTIONS)
-            if "cancel" not in actions:
-                actions.append("cancel")  # the person can always walk away
+            actions = offered_actions(allowed_actions)
             if self.turn.surface == Turn.Surface.TEXT and "respond" not in actions:
                 raise UnsupportedRenderableError(
                     "This client shows text only and cannot show a form; "
@@ -237,31 +235,18 @@ class TurnContext:
     async def _create_part(
         self, index, kind_name, tool_name, payload, value, actions, intent, call_id, approval_key
     ) -> Part:
-        kind = kind_for(kind_name, tool_name)
-        now = timezone.now()
-        part = Part(
-            conversation=self.conversation,
+        part = build_part(
             turn=self.turn,
             call_index=index,
-            tool_call_id=call_id or f"call_{self.turn.pk}_{index}",
-            tool_name=tool_name or (kind.tool_name if kind else kind_name),
-            render_kind=kind.name if kind else kind_name,
+            kind_name=kind_name,
+            tool_name=tool_name,
             payload=payload,
             value=value,
             allowed_actions=actions,
             intent=intent,
+            tool_call_id=call_id or f"call_{self.turn.pk}_{index}",
             approval_key=approval_key,
         )
-        if kind is None:
-            part.state, part.response, part.settled_at = Part.State.DEGRADED, NOT_HANDLED, now
-            part.degraded_reason = f'no interaction kind "{kind_name or tool_name}" in this client'
-        else:
-            part.normalized, reason = kind.parse(payload, value)
-            if reason:
-                part.state, part.degraded_reason, part.settled_at = Part.State.DEGRADED, reason, now
-            elif kind.settles_immediately:
-                part.state, part.settled_at = Part.State.SUBMITTED, now
-                part.response = contract.accept({})
         try:
             await part.asave()
         except IntegrityError:
@@ -270,6 +255,59 @@ class TurnContext:
         await push_html(self.conversation.pk, html)
         await Part.objects.filter(pk=part.pk).aupdate(pushed_at=timezone.now())
         return part
+
+
+def offered_actions(allowed_actions: list[str] | None) -> list[str]:
+    """Return the actions a question offers: the ones asked for (default: accept, decline,
+    cancel), and cancel always, so the person can always walk away."""
+    actions = list(allowed_actions or DEFAULT_ACTIONS)
+    if "cancel" not in actions:
+        actions.append("cancel")
+    return actions
+
+
+def build_part(
+    *,
+    turn: Turn,
+    call_index: int,
+    kind_name: str,
+    payload: dict,
+    allowed_actions: list[str],
+    tool_call_id: str,
+    tool_name: str = "",
+    value: Any = None,
+    intent: str = "",
+    approval_key: str = "",
+) -> Part:
+    """Return a new, unsaved part of `turn`: pending, degraded with its reason, or settled at
+    once (display cards, and kinds this client does not handle). Every source asks this way.
+    """
+    kind = kind_for(kind_name, tool_name)
+    now = timezone.now()
+    part = Part(
+        conversation=turn.conversation,
+        turn=turn,
+        call_index=call_index,
+        tool_call_id=tool_call_id,
+        tool_name=tool_name or (kind.tool_name if kind else kind_name),
+        render_kind=kind.name if kind else kind_name,
+        payload=payload,
+        value=value,
+        allowed_actions=allowed_actions,
+        intent=intent,
+        approval_key=approval_key,
+    )
+    if kind is None:
+        part.state, part.response, part.settled_at = Part.State.DEGRADED, NOT_HANDLED, now
+        part.degraded_reason = f'no interaction kind "{kind_name or tool_name}" in this client'
+    else:
+        part.normalized, reason = kind.parse(payload, value)
+        if reason:
+            part.state, part.degraded_reason, part.settled_at = Part.State.DEGRADED, reason, now
+        elif kind.settles_immediately:
+            part.state, part.settled_at = Part.State.SUBMITTED, now
+            part.response = contract.accept({})
+    return part
 
 
 def _approval_key(action: str, details: dict | None) -> str:

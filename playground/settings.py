@@ -55,8 +55,10 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "axes",
+    "ninja",  # its API docs page and assets, served locally (no CDN)
     "playground",
     "elicitation",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -170,6 +172,24 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# The cache counts API calls per token for rate limiting: with REDIS_URL every process shares
+# one count, otherwise each process counts its own (fine for the one embedded process).
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("REDIS_PREFIX", "asgi"),
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# The HTTP API (README, "Ask from any agent"): calls per minute per token, and whether webhooks
+# may call private and loopback addresses (refused by default; tests use a local receiver).
+API_RATE_LIMIT = os.environ.get("API_RATE_LIMIT", "120/m")
+API_WEBHOOK_ALLOW_PRIVATE = envbool("API_WEBHOOK_ALLOW_PRIVATE", False)
 
 # Where agent turns run. The Turn table is the queue either way: "inprocess" (the default) runs
 # them inside the server process, up to EMBEDDED_CONCURRENCY at once; "database" leaves them

@@ -15,6 +15,7 @@ urlpatterns = [
     path("c/<int:conversation_id>/send", views.send_message, name="send_message"),
     path("", include("elicitation.urls")),
     path("", include("playground.onboarding.urls")),
+    path("", include("api.urls")),
     path(
         "accounts/login/",
         auth_views.LoginView.as_view(extra_context={"local": not settings.PRODUCTION}),

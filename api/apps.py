@@ -1,0 +1,17 @@
+from django.apps import AppConfig
+
+
+class ApiConfig(AppConfig):
+    name = "api"
+    verbose_name = "HTTP API"
+
+    def ready(self) -> None:
+        # Imported here, once the app registry is ready (Django's documented place for it).
+        from api import external  # noqa: F401  (registers the external agent kind)
+        from api.waiting import wake_waiters
+        from api.webhooks import deliver_soon, record_delivery
+        from elicitation.settle import part_settled, part_settling
+
+        part_settling.connect(record_delivery, dispatch_uid="api-record-webhook")
+        part_settled.connect(wake_waiters, dispatch_uid="api-wake-waiters")
+        part_settled.connect(deliver_soon, dispatch_uid="api-deliver-webhook")

@@ -1,0 +1,171 @@
+"""External agents: agents that run outside and act through the API, as database operations.
+
+An external agent has no runner here. A person's message to it is a turn the caller reads
+through the API, so its turns finish at once; settling one of its questions wakes the API's
+waiters and webhooks instead of resuming a run (a finished turn has nothing to resume).
+
+What the agent says and asks lands in the conversation's latest turn, at the next call index,
+through the same path a built-in agent's calls take (`build_part`, the same fragments).
+"""
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import timedelta
+from functools import partial
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.text import slugify
+
+from api.models import ApiToken, ExternalConversation, IdempotencyKey
+from elicitation import contract
+from elicitation.models import Part
+from elicitation.settle import settle_part
+from playground import fragments
+from playground.agents import agent
+from playground.models import Agent, Conversation, Message, Step, Turn
+from playground.push import push_html_soon
+from playground.runtime import build_part, offered_actions
+
+KIND = "external"
+IDEMPOTENCY_KEPT = timedelta(hours=24)
+
+
+@agent(KIND, name="External agent", description="Runs outside, over the HTTP API.", listed=False)
+async def external(ctx, message: str) -> None:
+    """Do nothing: the caller reads the person's message through the API."""
+
+
+class KeyReusedError(Exception):
+    """An Idempotency-Key came again with a different body."""
+
+
+@dataclass(frozen=True)
+class Asked:
+    part: Part
+    replayed: bool  # an earlier call with the same Idempotency-Key made it
+
+
+def conversations_of(token: ApiToken):
+    """Return the external-agent conversations of the token's owner (nobody else's)."""
+    conversations = Conversation.objects.owned_by(token.owner).filter(agent__kind=KIND)
+    return conversations.select_related("agent")
+
+
+def open_conversation(token: ApiToken, agent_name: str, title: str = "") -> Conversation:
+    """Open a conversation with the external agent called `agent_name` (made on first use)."""
+    with transaction.atomic():
+        agent_row = Agent.objects.filter(owner=token.owner, kind=KIND, name=agent_name).first()
+        if agent_row is None:
+            agent_row = Agent.objects.create(
+                owner=token.owner,
+                kind=KIND,
+                name=agent_name,
+                slug=_free_slug(agent_name),
+                description="An external agent, over the HTTP API.",
+            )
+        conversation = Conversation.objects.create(owner=token.owner, agent=agent_row, title=title)
+        ExternalConversation.objects.create(conversation=conversation, token=token)
+    return conversation
+
+
+def _free_slug(name: str) -> str:
+    base = (slugify(name) or "agent")[:60]
+    slug, n = base, 1
+    while Agent.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def say(conversation: Conversation, text: str) -> Message:
+    """Add an agent message (markdown) to the conversation and show it in every open tab."""
+    with transaction.atomic():
+        turn, index = _next_call(conversation)
+        message = Message.objects.create(turn=turn, call_index=index, text=text)
+    push_html_soon(conversation.pk, fragments.render_message(message))
+    return message
+
+
+def person_messages(conversation: Conversation, after: int) -> list[Turn]:
+    """Return what the person said in the conversation after the message with id `after`."""
+    turns = conversation.turns.exclude(text="").filter(pk__gt=after)
+    return list(turns.order_by("pk")[:100])
+
+
+def ask(
+    token: ApiToken,
+    conversation: Conversation,
+    body: dict,
+    idempotency_key: str = "",
+) -> Asked:
+    """Store a `request_input` question (pending, or degraded with its reason) and show it.
+
+    With an idempotency key, a retry with the same body returns the same part; a different
+    body raises KeyReusedError. Keys are kept for 24 hours.
+    """
+    body_hash = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+    with transaction.atomic():
+        if idempotency_key:
+            IdempotencyKey.objects.filter(created_at__lt=timezone.now() - IDEMPOTENCY_KEPT).delete()
+            earlier = (
+                IdempotencyKey.objects.select_for_update()
+                .filter(token=token, key=idempotency_key)
+                .select_related("part__conversation__agent")
+                .first()
+            )
+            if earlier is not None:
+                if earlier.body_hash != body_hash:
+                    raise KeyReusedError
+                return Asked(earlier.part, replayed=True)
+        turn, index = _next_call(conversation)
+        payload = {"message": body["message"], "requestedSchema": body["requestedSchema"]}
+        part = build_part(
+            turn=turn,
+            call_index=index,
+            kind_name="elicitation",
+            payload=payload,
+            value=body.get("value"),
+            allowed_actions=offered_actions(body.get("allowedActions")),
+            intent=body.get("intent") or "",
+            tool_call_id=f"api_{turn.pk}_{index}",
+        )
+        part.save()
+        if idempotency_key:
+            IdempotencyKey.objects.create(
+                token=token, key=idempotency_key, body_hash=body_hash, part=part
+            )
+        transaction.on_commit(partial(_show, part))
+    return Asked(part, replayed=False)
+
+
+def _show(part: Part) -> None:
+    push_html_soon(part.conversation_id, fragments.render_new_part(part))
+    Part.objects.filter(pk=part.pk).update(pushed_at=timezone.now())
+
+
+def cancel(part: Part) -> bool:
+    """Cancel a pending question (every open tab shows it cancelled); False if it had settled."""
+    return settle_part(part, contract.cancel()) is not None
+
+
+def _next_call(conversation: Conversation) -> tuple[Turn, int]:
+    """Inside a transaction: return the latest turn and its next free call index.
+
+    The conversation row is locked first, so two calls at once never take the same index.
+    An agent that speaks first gets a turn of its own, with no message from the person.
+    """
+    Conversation.objects.select_for_update().filter(pk=conversation.pk).first()
+    turn = conversation.turns.order_by("-index").first()
+    if turn is None:
+        turn = Turn.objects.create(
+            conversation=conversation, index=0, text="", status=Turn.Status.DONE
+        )
+        return turn, 0
+    used = [
+        model.objects.filter(turn=turn).aggregate(last=Max("call_index"))["last"]
+        for model in (Message, Part, Step)
+    ]
+    return turn, max((index for index in used if index is not None), default=-1) + 1
