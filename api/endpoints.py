@@ -43,6 +43,10 @@ class TokenRateThrottle(SimpleRateThrottle):
     def __init__(self) -> None:
         super().__init__(settings.API_RATE_LIMIT)
 
+    def allow_request(self, request: HttpRequest) -> bool:
+        self.num_requests, self.duration = self.parse_rate(settings.API_RATE_LIMIT)
+        return super().allow_request(request)
+
     def get_cache_key(self, request: HttpRequest) -> str:
         return f"api-rate-{request.auth.pk}"
 

@@ -3,6 +3,7 @@
 `errors` points at fields: `[{"field": "requestedSchema", "message": "..."}]`.
 """
 
+from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from ninja import NinjaAPI, Schema
@@ -84,11 +85,13 @@ def install(api: NinjaAPI) -> None:
         detail = "There is nothing with this id that your token can see."
         return problem(404, "not-found", "Not found.", detail)
 
+    @api.exception_handler(RequestDataTooBig)
+    def on_too_large(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+        detail = f"Send at most {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes."
+        return problem(413, "too-large", "Request body too large.", detail)
+
     @api.exception_handler(HttpError)
     def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
-        if isinstance(exc.__cause__, RequestDataTooBig):
-            detail = "The request body is too large."
-            return problem(413, "too-large", "Request body too large.", detail)
         if exc.status_code == 400:
             detail = "The request body is not valid JSON."
             return problem(400, "malformed", "Malformed request body.", detail)

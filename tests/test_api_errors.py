@@ -1,0 +1,122 @@
+"""Bad input to the API: a JSON problem body with the fields named, and nothing half-created."""
+
+from datetime import timedelta
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.utils import timezone
+
+from api.models import IdempotencyKey
+from api.tokens import revoke
+from elicitation.models import Part
+from playground.models import Conversation
+from tests.api_support import ASK, ApiClient
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def api(alice) -> ApiClient:
+    return ApiClient(alice)
+
+
+def assert_problem(response, status: int) -> dict:
+    assert response.status_code == status, response.content
+    assert response["Content-Type"] == "application/problem+json"
+    problem = response.json()
+    assert {"type", "title", "status", "detail", "errors"} <= problem.keys()
+    return problem
+
+
+def test_no_token_or_a_wrong_one_is_401():
+    assert_problem(Client().get("/api/v1/requests/1"), 401)
+    wrong = Client(headers={"Authorization": "Bearer epg_not-a-token"})
+    assert_problem(wrong.post("/api/v1/conversations", {"agentName": "x"}), 401)
+
+
+def test_a_revoked_token_is_401(api):
+    revoke(api.token)
+    assert_problem(api.post("/conversations", {"agentName": "Deploy bot"}), 401)
+
+
+def test_another_persons_conversation_and_request_are_404(api, bob):
+    conversation_id = api.open_conversation()
+    part_id = api.post(f"/conversations/{conversation_id}/requests", ASK).json()["id"]
+    stranger = ApiClient(bob)
+    assert_problem(stranger.post(f"/conversations/{conversation_id}/requests", ASK), 404)
+    assert_problem(stranger.get(f"/conversations/{conversation_id}/messages"), 404)
+    assert_problem(stranger.get(f"/requests/{part_id}", wait=5), 404)
+    assert_problem(stranger.post(f"/requests/{part_id}/cancel"), 404)
+    assert Part.objects.get(pk=part_id).state == Part.State.PENDING
+
+
+def test_wrong_types_are_422_naming_each_field(api):
+    conversation_id = api.open_conversation()
+    body = {"message": 3, "allowedActions": ["shout"]}
+    problem = assert_problem(api.post(f"/conversations/{conversation_id}/requests", body), 422)
+    fields = {error["field"] for error in problem["errors"]}
+    assert {"message", "requestedSchema", "allowedActions.0"} <= fields
+    assert not Part.objects.exists()
+
+
+def test_malformed_json_is_400(api):
+    response = api.client.post("/api/v1/conversations", "{oops", content_type="application/json")
+    assert_problem(response, 400)
+    assert not Conversation.objects.exists()
+
+
+def test_an_oversize_body_is_413(api, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    conversation_id = api.open_conversation()
+    body = {**ASK, "message": "x" * 2000}
+    assert_problem(api.post(f"/conversations/{conversation_id}/requests", body), 413)
+    assert not Part.objects.exists()
+
+
+def test_a_wait_over_sixty_seconds_is_422(api):
+    conversation_id = api.open_conversation()
+    part_id = api.post(f"/conversations/{conversation_id}/requests", ASK).json()["id"]
+    problem = assert_problem(api.get(f"/requests/{part_id}", wait=61), 422)
+    assert problem["errors"][0]["field"] == "wait"
+
+
+def test_a_repeated_idempotency_key_returns_the_same_request(api):
+    conversation_id = api.open_conversation()
+    path = f"/conversations/{conversation_id}/requests"
+    first = api.post(path, ASK, **{"Idempotency-Key": "deploy-42"})
+    again = api.post(path, ASK, **{"Idempotency-Key": "deploy-42"})
+    assert again.status_code == 201 and again["Idempotent-Replayed"] == "true"
+    assert again.json()["id"] == first.json()["id"]
+    assert Part.objects.count() == 1
+
+
+def test_a_repeated_idempotency_key_with_another_body_is_409(api):
+    conversation_id = api.open_conversation()
+    path = f"/conversations/{conversation_id}/requests"
+    api.post(path, ASK, **{"Idempotency-Key": "deploy-42"})
+    other = {**ASK, "message": "Which region?"}
+    assert_problem(api.post(path, other, **{"Idempotency-Key": "deploy-42"}), 409)
+    assert Part.objects.count() == 1
+
+
+def test_idempotency_keys_are_kept_for_24_hours(api):
+    conversation_id = api.open_conversation()
+    path = f"/conversations/{conversation_id}/requests"
+    api.post(path, ASK, **{"Idempotency-Key": "deploy-42"})
+    IdempotencyKey.objects.update(created_at=timezone.now() - timedelta(hours=25))
+    later = api.post(path, {**ASK, "message": "Which region?"}, **{"Idempotency-Key": "deploy-42"})
+    assert later.status_code == 201
+    assert Part.objects.count() == 2
+
+
+def test_too_many_calls_from_one_token_are_429_with_retry_after(api, alice, settings):
+    cache.clear()
+    settings.API_RATE_LIMIT = "3/m"
+    for _ in range(3):
+        assert api.get("/requests/1").status_code == 404
+    refused = api.get("/requests/1")
+    assert_problem(refused, 429)
+    assert 0 < int(refused["Retry-After"]) <= 60
+    # Counted per token: another token of the same person still gets through.
+    assert ApiClient(alice, "another").get("/requests/1").status_code == 404
