@@ -12,13 +12,12 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from ninja import Field, Header, NinjaAPI, Query, Schema, Status
-from ninja.responses import codes_4xx
 from ninja.security import HttpBearer
 from ninja.throttling import SimpleRateThrottle
 
 from api import external, problems
 from api.models import ApiToken
-from api.problems import Problem, ProblemError
+from api.problems import PROBLEM_JSON, Problem, ProblemError
 from api.tokens import find_token
 from api.waiting import in_db, part_group, wait_in_group
 from elicitation.models import Part
@@ -51,7 +50,19 @@ class TokenRateThrottle(SimpleRateThrottle):
         return f"api-rate-{request.auth.pk}"
 
 
-api = NinjaAPI(
+class PlaygroundAPI(NinjaAPI):
+    def get_openapi_schema(self, **kwargs):
+        """Return the OpenAPI document, saying that errors come as problem+json."""
+        schema = super().get_openapi_schema(**kwargs)
+        for operations in schema["paths"].values():
+            for operation in operations.values():
+                for status, response in operation["responses"].items():
+                    if int(status) >= 400 and "content" in response:
+                        response["content"] = {PROBLEM_JSON: response["content"].popitem()[1]}
+        return schema
+
+
+api = PlaygroundAPI(
     title="Elicitation playground API",
     version="1",
     description="Ask a person a typed question from any agent, and collect the answer.",
@@ -61,7 +72,8 @@ api = NinjaAPI(
     docs_url="/docs",
 )
 problems.install(api)
-ERRORS = {codes_4xx: Problem}
+# Every error is a problem body (a wait that runs out is not an error: the request comes back).
+ERRORS = {frozenset({400, 401, 404, 409, 413, 422, 429}): Problem}
 
 # Wire names are camelCase, as in `requestedSchema`: the schemas below use them as is.
 
@@ -184,7 +196,6 @@ async def read_messages(
 @api.post(
     "/conversations/{conversation_id}/requests",
     response={201: RequestOut, **ERRORS},
-    openapi_extra={"responses": {422: {"description": "Invalid, or degraded (see detail)."}}},
 )
 async def ask(
     request: HttpRequest,

@@ -10,6 +10,7 @@ from ninja import NinjaAPI, Schema
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
 TYPE_BASE = "https://elicitation-playground.invalid/problems/"
+PROBLEM_JSON = "application/problem+json"
 
 
 class FieldError(Schema):
@@ -48,7 +49,7 @@ def problem(status: int, kind: str, title: str, detail: str, errors=(), **extra)
         "errors": list(errors),
         **extra,
     }
-    return JsonResponse(body, status=status, content_type="application/problem+json")
+    return JsonResponse(body, status=status, content_type=PROBLEM_JSON)
 
 
 def _field(loc) -> str:
