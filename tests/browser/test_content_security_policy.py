@@ -101,3 +101,10 @@ def test_a_reviewer_sees_questions_in_the_admin_with_nothing_refused(fresh_page,
     expect(question.get_by_text("Which environment should I deploy to?")).to_be_visible()
 
     assert refused == []
+
+
+def test_the_api_docs_page_works_under_the_policy(fresh_page, live_server):
+    refused = refused_by_policy(fresh_page)
+    fresh_page.goto(live_server.url + "/api/v1/docs")
+    fresh_page.get_by_text("/api/v1/requests/{request_id}/cancel").wait_for()
+    assert refused == []
