@@ -8,6 +8,7 @@ from django.template.loader import render_to_string
 
 from elicitation.kinds import kind_for
 from elicitation.models import Part
+from elicitation.zones import zone_of
 
 
 def part_context(
@@ -37,6 +38,7 @@ def part_context(
         "reply": reply,
         "notice": notice,
         "allows": set(part.allowed_actions or []),
+        "zone": zone_of(part.conversation.owner),
     }
     if known and part.normalized is not None:
         context |= kind.context(part, submitted, errors)

@@ -9,6 +9,7 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
+from elicitation.access import login_required_inline
 from elicitation.models import Part
 from elicitation.secrets import redact_secrets
 from playground import fragments
@@ -26,7 +27,9 @@ class HtmxHttpRequest(HttpRequest):
 
 def get_conversation(request: HttpRequest, conversation_id: int) -> Conversation:
     """Return one of the person's conversations, or raise Http404 (also for someone else's)."""
-    conversations = Conversation.objects.owned_by(request.user).select_related("agent")
+    conversations = Conversation.objects.owned_by(request.user).select_related(
+        "agent", "owner__time_zone"
+    )
     return get_object_or_404(conversations, pk=conversation_id)
 
 
@@ -86,7 +89,7 @@ def render_conversation(request: HttpRequest, conversation: Conversation) -> Tem
     )
 
 
-@login_required
+@login_required_inline
 @require_POST
 def send_message(request: HtmxHttpRequest, conversation_id: int) -> HttpResponse:
     conversation = get_conversation(request, conversation_id)
