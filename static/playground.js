@@ -10,9 +10,12 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
     const existing = document.getElementById(incoming.id);
     if (!existing || existing === event.detail.target) continue;
     if (existing.dataset.state !== incoming.dataset.state) {
+      // Focus inside a form that is replaced would fall to <body>: keep the person's place.
+      const hadFocus = existing.contains(document.activeElement);
       const replacement = incoming.cloneNode(true);
       existing.replaceWith(replacement);
       htmx.process(replacement);
+      if (hadFocus) focusPart(replacement);
       replaced = true;
     }
     incoming.remove();
@@ -52,21 +55,6 @@ function limitChoices(form) {
   }
 }
 
-function pad(n) {
-  return String(n).padStart(2, "0");
-}
-
-// A date-time default with an offset is shown in the person's local time.
-function localInstant(input) {
-  const when = new Date(input.dataset.instant);
-  input.removeAttribute("data-instant");
-  if (Number.isNaN(when.getTime())) return;
-  input.value = `${when.getFullYear()}-${pad(when.getMonth() + 1)}-${pad(when.getDate())}` +
-    `T${pad(when.getHours())}:${pad(when.getMinutes())}`;
-}
-
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-
 // A field that applies only to some values of another (a schedule's minutes) shows with them;
 // while hidden its inputs are disabled, so they are not sent.
 function showApplicable(form) {
@@ -81,28 +69,73 @@ function showApplicable(form) {
 
 function enhance(root) {
   for (const form of root.querySelectorAll("form[data-part-form]")) {
+    if (!form.dataset.restored) restoreDraft(form, draftKey(form));
+    form.dataset.restored = "";
     showApplicable(form);
-    for (const input of form.querySelectorAll("input[data-instant]")) localInstant(input);
     limitChoices(form);
     const submit = form.querySelector("[data-submit]");
     if (submit) submit.disabled = !requiredFilled(form);
-    // Minutes east of UTC, so a date-time picker's local value becomes RFC 3339.
-    for (const offset of form.querySelectorAll("[data-utc-offset]")) {
-      offset.value = String(-new Date().getTimezoneOffset());
-    }
   }
-  for (const time of root.querySelectorAll("time[datetime]:not([data-local])")) {
-    const when = new Date(time.getAttribute("datetime"));
-    if (Number.isNaN(when.getTime())) continue;
-    time.textContent = timeFormat.format(when);
-    time.dataset.local = "";
+  // A settled question's draft is done with.
+  for (const part of document.querySelectorAll("article.part:not([data-state=pending])")) {
+    sessionStorage.removeItem(`draft:${part.id}`);
   }
+  const composer = document.getElementById("composer-text");
+  if (composer && !composer.value && !composer.dataset.restored) {
+    composer.value = sessionStorage.getItem(draftKey(composer.form)) || "";
+  }
+  if (composer) composer.dataset.restored = "";
   updateTitle();
 }
 
+// What a person types is kept in this tab until it is sent: a reload, or logging in again
+// after the session expired, brings it back.
+function draftKey(form) {
+  return form.id === "composer" ? `draft:composer:${location.pathname}` : `draft:${form.closest("article.part").id}`;
+}
+
+function saveDraft(form) {
+  if (form.id === "composer") {
+    sessionStorage.setItem(draftKey(form), form.elements.text.value);
+    return;
+  }
+  const saved = {};
+  for (const input of form.elements) {
+    if (!input.name || input.type === "hidden" || input.tagName === "BUTTON") continue;
+    saved[input.name] ??= [];
+    if (input.type === "checkbox" || input.type === "radio") {
+      if (input.checked) saved[input.name].push(input.value);
+    } else if (input.multiple) {
+      saved[input.name].push(...[...input.selectedOptions].map((option) => option.value));
+    } else {
+      saved[input.name].push(input.value);
+    }
+  }
+  sessionStorage.setItem(draftKey(form), JSON.stringify(saved));
+}
+
+function restoreDraft(form, key) {
+  let saved;
+  try {
+    saved = JSON.parse(sessionStorage.getItem(key) || "null");
+  } catch {
+    return;
+  }
+  if (!saved) return;
+  for (const input of form.elements) {
+    const values = saved[input.name];
+    if (!values || input.type === "hidden" || input.tagName === "BUTTON") continue;
+    if (input.type === "checkbox" || input.type === "radio") input.checked = values.includes(input.value);
+    else if (input.multiple) for (const option of input.options) option.selected = values.includes(option.value);
+    else input.value = values.at(-1) ?? "";
+  }
+}
+
 document.addEventListener("input", (event) => {
-  const form = event.target.closest("form[data-part-form]");
-  if (form) enhance(form.parentElement);
+  const form = event.target.closest("form[data-part-form], #composer");
+  if (!form) return;
+  saveDraft(form);
+  if (form.matches("[data-part-form]")) enhance(form.parentElement);
 });
 
 // An approval button says which scope it grants; the hidden field carries it.
@@ -122,19 +155,34 @@ document.addEventListener("keydown", (event) => {
 document.addEventListener("htmx:load", (event) => enhance(document));
 document.addEventListener("htmx:oobAfterSwap", () => enhance(document));
 
-// After an answer, focus follows it: to the first field to fix, or to the settled part.
-document.addEventListener("htmx:afterSwap", (event) => {
-  const id = event.detail.target.id;
-  if (id === "composer") document.getElementById("composer-text")?.focus();
-  const part = id.startsWith("part-") && document.getElementById(id);
-  if (!part) return;
+// After an answer, focus follows it: to the first field to fix, or to the answered part.
+function focusPart(part) {
   const invalid = part.querySelector("[aria-invalid=true]");
   const first = invalid && (invalid.matches("fieldset") ? invalid.querySelector("input") : invalid);
   (first || (part.dataset.state !== "pending" ? part : null))?.focus();
+}
+
+document.addEventListener("htmx:afterSwap", (event) => {
+  const id = event.detail.target.id;
+  if (id === "composer") {
+    if (event.detail.xhr.status === 200) sessionStorage.removeItem(draftKey(event.detail.target));
+    document.getElementById("composer-text")?.focus();
+  }
+  const part = id.startsWith("part-") && document.getElementById(id);
+  if (part) focusPart(part);
 });
 
-// Responses htmx does not swap (403, 404, 5xx) and lost connections still get a clear message.
+// A push can answer the question before the POST's own response comes back; htmx then drops
+// the response, and focus would be left on <body>.
+document.addEventListener("htmx:afterRequest", (event) => {
+  const id = event.detail.target && event.detail.target.id;
+  const part = id && id.startsWith("part-") && document.getElementById(id);
+  if (part && part !== event.detail.target && document.activeElement === document.body) focusPart(part);
+});
+
+// Responses htmx does not swap (401, 403, 404, 5xx) and lost connections get a clear message.
 function problemText(status) {
+  if (status === 401) return "You were logged out. Log in again — your answer is kept.";
   if (status === 403) return "This page is out of date or you were logged out. Reload the page and try again; nothing was saved.";
   if (status === 404) return "This conversation is not available to you any more. Nothing was saved.";
   if (!status) return "Could not reach the server. Check your connection and try again; nothing was saved.";
@@ -151,11 +199,32 @@ function showProblem(event) {
     note.dataset.requestError = "";
     form.prepend(note);
   }
-  note.textContent = problemText(event.detail.xhr ? event.detail.xhr.status : 0);
+  const status = event.detail.xhr ? event.detail.xhr.status : 0;
+  note.textContent = problemText(status);
+  if (status === 401) {
+    // What was typed is kept in this tab (see saveDraft), and comes back after logging in.
+    saveDraft(form);
+    const login = document.createElement("a");
+    login.href = `${document.body.dataset.loginUrl}?next=${encodeURIComponent(location.pathname)}`;
+    login.textContent = "Log in again";
+    note.replaceChildren("You were logged out. ", login, " — your answer is kept.");
+  }
 }
 
 document.addEventListener("htmx:responseError", showProblem);
 document.addEventListener("htmx:sendError", showProblem);
+
+// The person's time zone, from the browser: sent with the login form, or once from a page
+// of a session that started before we asked.
+const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+for (const input of document.querySelectorAll("[data-browser-zone]")) input.value = browserZone;
+if (document.body.dataset.zoneUnknown && browserZone) {
+  fetch(document.body.dataset.zoneUnknown, {
+    method: "POST",
+    headers: { "X-CSRFToken": JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"] },
+    body: new URLSearchParams({ time_zone: browserZone }),
+  });
+}
 
 // Whether pushes reach this tab: the first message after connecting is the resync.
 document.addEventListener("htmx:wsAfterMessage", () => { document.body.dataset.socket = "live"; });
