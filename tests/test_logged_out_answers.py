@@ -1,4 +1,4 @@
-"""A logged-out browser answering or sending from the chat is told so; no login page is swapped in."""
+"""A logged-out browser answering or sending from the chat is told so; no page is swapped in."""
 
 from django.test import Client
 

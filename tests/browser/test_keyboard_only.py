@@ -16,7 +16,7 @@ SCHEMA = {
 
 def focused(page: Page) -> str:
     """Return what has focus: an element's id, or "body"."""
-    return page.evaluate("document.activeElement.id || document.activeElement.tagName.toLowerCase()")
+    return page.evaluate("(e => e.id || e.tagName.toLowerCase())(document.activeElement)")
 
 
 def tab_back_to(page: Page, dom_id: str) -> None:
