@@ -328,3 +328,39 @@ def test_answers_read_back_with_option_titles_not_raw_values(content, rows):
         },
     }
     assert answer_rows(_request(schema), content, zone=UTC) == rows
+
+
+def test_chips_show_answers_as_people_read_them():
+    schema = {
+        "type": "object",
+        "properties": {
+            "snippet": {"type": "string", "x-ui": {"widget": "code"}},
+            "notes": {"type": "string", "format": "multiline"},
+            "day": {"type": "string", "format": "date"},
+            "starts": {"type": "string", "format": "date-time"},
+            "ratio": {"type": "number"},
+        },
+    }
+    code = "steps:\n  - build\n  - deploy"
+    long_notes = "\n".join(f"line {n}" for n in range(10))
+    content = {
+        "snippet": code,
+        "notes": long_notes,
+        "day": "2031-07-17",
+        "starts": "2031-07-17T07:45:00Z",
+        "ratio": 0.25,
+    }
+    rows = {row.label: row for row in answer_rows(_request(schema), content, zone=BERLIN)}
+    assert rows["Snippet"] == AnswerRow("Snippet", code, style="code")
+    assert rows["Notes"].style == "multiline" and rows["Notes"].is_long
+    assert rows["Notes"].preview == "line 0\nline 1…"
+    assert rows["Day"] == AnswerRow("Day", "Thu 17 Jul 2031", exact="2031-07-17")
+    assert rows["Starts"].text == "Thu 17 Jul 2031, 09:45 CEST"
+    assert rows["Ratio"].text == "0.25"
+
+    request = _request(schema)
+    part = _part(request, state="submitted", response={"action": "accept", "content": content})
+    html = render_part_html(part)
+    assert '<pre class="answer-code"><code>steps:\n  - build\n  - deploy</code></pre>' in html
+    assert '<details class="answer-long"><summary>' in html and "Show all" in html
+    assert '<time datetime="2031-07-17T07:45:00Z" title="2031-07-17T07:45:00Z">' in html
