@@ -2,7 +2,16 @@
 
 // Pushed fragments are idempotent: an item a tab already shows in the same state is skipped
 // (so what the person is typing in a pending form survives), a changed one is replaced.
+// New items scroll into view if the person was at the bottom of the chat (they are reading
+// along); anyone scrolled up to read earlier answers stays where they are.
+let followChat = false;
+
+function atBottom() {
+  return window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 80;
+}
+
 document.addEventListener("htmx:oobBeforeSwap", (event) => {
+  followChat ||= atBottom();
   const fragment = event.detail.fragment;
   let replaced = false;
   for (const incoming of [...fragment.querySelectorAll("[id][data-state]")]) {
@@ -35,16 +44,53 @@ function updateTitle() {
   document.title = waiting ? `(${waiting}) ${base}` : base;
 }
 
-// Submit stays disabled while a required field is empty (the server checks again).
-function requiredFilled(form) {
+// Submit stays disabled while a required field is empty (the server checks again), and
+// says which ones, each a link to its field.
+function missingFields(form) {
+  const missing = [];
   for (const input of form.querySelectorAll("input[required], textarea[required], select[required]")) {
-    if (!input.disabled && !input.value.trim()) return false;
+    if (!input.disabled && !input.value.trim()) missing.push([input, form.querySelector(`label[for="${input.id}"]`)]);
   }
   for (const group of form.querySelectorAll("fieldset[data-required]")) {
-    if (!group.querySelector("input:checked")) return false;
+    if (!group.querySelector("input:checked")) missing.push([group.querySelector("input"), group.querySelector("legend")]);
   }
-  return true;
+  return missing.filter(([input, label]) => input && label);
 }
+
+function explainSubmit(form, submit, missing) {
+  let note = form.querySelector(":scope > [data-missing]");
+  if (!missing.length) {
+    note?.remove();
+    submit.removeAttribute("aria-describedby");
+    return;
+  }
+  if (!note) {
+    note = document.createElement("p");
+    note.className = "missing help";
+    note.id = `${form.closest("article").id}-missing`;
+    note.dataset.missing = "";
+    form.querySelector(":scope > .actions").before(note);
+  }
+  const links = missing.flatMap(([input, label], index) => {
+    const link = document.createElement("a");
+    link.href = `#${input.id}`;
+    link.dataset.focuses = input.id;
+    link.textContent = label.textContent.replace("(required)", "").replace("*", "").trim();
+    return index ? [", ", link] : [link];
+  });
+  note.replaceChildren("Fill in: ", ...links);
+  submit.setAttribute("aria-describedby", note.id);
+}
+
+// A "Fill in" link brings its field into view (above the composer) and focuses it.
+document.addEventListener("click", (event) => {
+  const link = event.target.closest("a[data-focuses]");
+  const field = link && document.getElementById(link.dataset.focuses);
+  if (!field) return;
+  event.preventDefault();
+  field.scrollIntoView({ block: "center" });
+  field.focus();
+});
 
 // A multi-select with maxItems: once enough boxes are ticked, the others wait.
 function limitChoices(form) {
@@ -74,7 +120,11 @@ function enhance(root) {
     showApplicable(form);
     limitChoices(form);
     const submit = form.querySelector("[data-submit]");
-    if (submit) submit.disabled = !requiredFilled(form);
+    if (submit) {
+      const missing = missingFields(form);
+      submit.disabled = missing.length > 0;
+      explainSubmit(form, submit, missing);
+    }
   }
   // A settled question's draft is done with.
   for (const part of document.querySelectorAll("article.part:not([data-state=pending])")) {
@@ -153,7 +203,11 @@ document.addEventListener("keydown", (event) => {
 });
 
 document.addEventListener("htmx:load", (event) => enhance(document));
-document.addEventListener("htmx:oobAfterSwap", () => enhance(document));
+document.addEventListener("htmx:oobAfterSwap", () => {
+  enhance(document);
+  if (followChat) window.scrollTo({ top: document.documentElement.scrollHeight });
+  followChat = false;
+});
 
 // After an answer, focus follows it: to the first field to fix, or to the answered part.
 function focusPart(part) {
@@ -170,7 +224,29 @@ document.addEventListener("htmx:afterSwap", (event) => {
   }
   const part = id.startsWith("part-") && document.getElementById(id);
   if (part) focusPart(part);
+  if (part) recountWaiting();
 });
+
+// Without a live socket no status push comes: count this page's open questions instead (a
+// 409 shows the question answered elsewhere).
+function recountWaiting() {
+  const status = document.getElementById("status");
+  if (!status || document.body.dataset.socket === "live") return;
+  const waiting = document.querySelectorAll("article.part[data-state=pending]").length;
+  status.dataset.waiting = String(waiting);
+  let note = status.querySelector(".waiting");
+  if (!waiting) {
+    note?.remove();
+  } else {
+    if (!note) {
+      note = document.createElement("span");
+      note.className = "waiting";
+      status.append(note);
+    }
+    note.textContent = `${waiting} question${waiting === 1 ? "" : "s"} waiting for you`;
+  }
+  updateTitle();
+}
 
 // A push can answer the question before the POST's own response comes back; htmx then drops
 // the response, and focus would be left on <body>.
@@ -234,3 +310,25 @@ document.addEventListener("htmx:wsClose", (event) => {
   // retry; try once, and if the server is still down its own retries take over (1006).
   if (event.detail.event.code === 1001) setTimeout(event.detail.socketWrapper.reconnect, 1000);
 });
+
+// The header's theme toggle: an explicit light or dark, remembered in this browser.
+const themeToggle = document.querySelector("[data-theme-toggle]");
+function showTheme() {
+  const dark = document.documentElement.dataset.theme
+    ? document.documentElement.dataset.theme === "dark"
+    : matchMedia("(prefers-color-scheme: dark)").matches;
+  themeToggle.setAttribute("aria-pressed", String(dark));
+}
+if (themeToggle) {
+  showTheme();
+  themeToggle.addEventListener("click", () => {
+    const theme = themeToggle.getAttribute("aria-pressed") === "true" ? "light" : "dark";
+    document.documentElement.dataset.theme = theme;
+    try {
+      localStorage.setItem("theme", theme);
+    } catch {
+      // Not remembered, but applied for this page.
+    }
+    showTheme();
+  });
+}

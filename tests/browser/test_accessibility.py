@@ -149,3 +149,14 @@ def test_an_option_is_named_by_its_title_and_described_once(page, live_server):
     expect(part.get_by_role("checkbox", name="I agree")).to_have_accessible_name(
         "I agree (required)"
     )
+
+
+def test_the_theme_toggle_wins_over_the_system_and_is_remembered(page, live_server):
+    toggle = page.get_by_role("button", name="Dark theme")
+    expect(toggle).to_have_attribute("aria-pressed", "false")  # the system says light
+    toggle.click()
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    expect(page.get_by_role("button", name="Dark theme")).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(20, 20, 24)"
+    assert not serious_findings(page, "home, dark by the toggle")

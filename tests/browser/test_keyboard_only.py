@@ -2,7 +2,7 @@
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.chat import ask, open_chat
+from tests.browser.chat import ask, open_chat, socket_open
 
 SCHEMA = {
     "type": "object",
@@ -60,3 +60,28 @@ def test_declining_and_cancelling_leave_focus_on_the_question(page, live_server)
         expect(page.locator(f"#{part_id}")).to_have_attribute("data-state", state)
         page.wait_for_function(f"document.activeElement.id === '{part_id}'")
         page.locator("#composer-text").focus()
+
+
+def test_a_disabled_submit_says_what_is_missing_and_links_to_it(page, live_server):
+    open_chat(page, live_server, "Schema tester")
+    schema = {**SCHEMA, "required": ["city", "nights"]}
+    part = ask(page, "Where to, and how long?", schema)
+    submit = part.get_by_role("button", name="Submit")
+    expect(submit).to_be_disabled()
+    expect(submit).to_have_accessible_description("Fill in: City, Nights")
+    part.get_by_role("link", name="Nights").click()
+    assert focused(page) == f"{part.get_attribute('id')}-nights"
+    page.keyboard.type("2")
+    expect(submit).to_have_accessible_description("Fill in: City")
+    part.get_by_label("City").fill("Bergen")
+    expect(submit).to_be_enabled()
+    expect(part.locator("[data-missing]")).to_have_count(0)
+
+
+def test_a_half_typed_answer_survives_a_reload(page, live_server):
+    open_chat(page, live_server, "Schema tester")
+    part = ask(page, "Where to?", SCHEMA)
+    part.get_by_label("City").fill("Berg")
+    page.reload()
+    socket_open(page)
+    expect(page.locator("article.part--pending").last.get_by_label("City")).to_have_value("Berg")
