@@ -228,9 +228,8 @@ class AnswerRow:
 
     @property
     def preview(self) -> str:
-        """Return the start of a long answer, shown while the rest is collapsed."""
-        start = "\n".join(self.text.split("\n")[:2])[:120]
-        return start.rstrip() + "…"
+        """Return the start of a long answer (its first line), shown while the rest is collapsed."""
+        return self.text.strip().split("\n")[0][:120].rstrip() + "…"
 
 
 def answer_rows(
