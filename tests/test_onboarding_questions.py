@@ -432,12 +432,13 @@ def test_an_interval_agent_gets_utc() -> None:
 def test_the_config_form_is_in_the_flat_dialect() -> None:
     schema = config_schema()
     assert_flat(schema)
+    # No tools: they follow from the platform and destination.
     assert list(schema["properties"]) == [
         "name", "purpose", "instructions", "platform", "trigger_kind", "trigger_time",
         "trigger_times", "trigger_weekdays_only", "trigger_minutes", "trigger_weeks",
         "trigger_days", "trigger_day_of_month", "timezone", "destination_kind",
         "destination_target",
-    ]  # fmt: skip (no tools: they follow from the platform and destination)
+    ]  # fmt: skip
     assert schema["properties"]["name"]["maxLength"] == 80
     assert schema["properties"]["instructions"]["format"] == "multiline"
     assert "name" in schema["required"]
