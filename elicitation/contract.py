@@ -25,6 +25,9 @@ Choices this module makes:
   "This field is required." when required. A boolean is always in content: absent means false,
   so a required boolean is satisfied by false.
 - A single-value form field reads the last submitted value, like `QueryDict.get`.
+- A date-time picker's local value ("2031-07-17T09:45") is read in the person's IANA zone with
+  that zone's offset on that date; a local time the clocks skip or pass twice is an error
+  naming the zone. RFC 3339 text with its own offset is kept as sent.
 - The payload limit counts the UTF-8 bytes of the payload's compact JSON encoding.
 - Keywords outside the dialect (`exclusiveMinimum`, `multipleOf`, `$schema`, ...) are ignored,
   as are keywords of another type (`minLength` on an integer).
@@ -43,9 +46,11 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Self
+from zoneinfo import ZoneInfo
 
 from jsonschema import Draft202012Validator, ValidationError
 
+from elicitation.local_time import LocalTimeError, from_local, zone_named
 from elicitation.secrets import is_secret_name, redact_secrets
 
 __all__ = [
@@ -128,7 +133,6 @@ _NAME = re.compile(PROPERTY_NAME_RE)
 _WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _INTEGER_TEXT = re.compile(r"[+-]?\d+")
 _NUMBER_TEXT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
-_LOCAL_DATETIME = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?")
 _TRUE = ("on", "true", "1", "yes")
 _FALSE = ("", "off", "false", "0", "no")
 
@@ -240,17 +244,19 @@ def validate_form(
     request: ElicitationRequest,
     data: Mapping[str, list[str]],
     *,
-    utc_offset_minutes: int = 0,
+    zone: str = "UTC",
 ) -> AnswerResult:
-    """Return the content raw form values make, or what the person must fix."""
+    """Return the content raw form values make, or what the person must fix.
+
+    `zone` is the person's IANA time zone: a date-time picker's local value gets that zone's
+    offset on the picked date. A name that is not a zone is read as UTC.
+    """
     if not isinstance(data, Mapping):
         return AnswerResult(None, {"": "The form could not be read."})
-    # An offset that is not whole minutes within a day is not a real one: read it as UTC.
-    valid_offset = type(utc_offset_minutes) is int and abs(utc_offset_minutes) < 24 * 60
-    offset = utc_offset_minutes if valid_offset else 0
+    local = zone_named(zone)
     return _redact(
         request,
-        _check(request, lambda field: _read_form(field, _form_values(data, field.name), offset)),
+        _check(request, lambda field: _read_form(field, _form_values(data, field.name), local)),
     )
 
 
@@ -680,7 +686,7 @@ def _form_values(data: Mapping, name: str) -> list[str]:
     return [value for value in raw if isinstance(value, str)]
 
 
-def _read_form(field: Field, values: list[str], utc_offset_minutes: int) -> tuple[Any, str | None]:
+def _read_form(field: Field, values: list[str], zone: ZoneInfo) -> tuple[Any, str | None]:
     if any(len(value) > MAX_ANSWER_CHARS for value in values):
         return None, _TOO_LONG
     if field.type == "array":
@@ -693,7 +699,10 @@ def _read_form(field: Field, values: list[str], utc_offset_minutes: int) -> tupl
         return _read_number(text.strip(), whole=field.type == "integer")
     value = _clean_text(field, text)
     if value is not None and field.format == "date-time":
-        value = _as_rfc3339(value, utc_offset_minutes)
+        try:
+            value = from_local(value, zone)
+        except LocalTimeError as exc:
+            return None, str(exc)
     return value, None
 
 
@@ -709,17 +718,6 @@ def _read_number(text: str, *, whole: bool) -> tuple[int | float | None, str | N
     if not whole and _NUMBER_TEXT.fullmatch(text) and math.isfinite(number := float(text)):
         return number, None
     return None, message
-
-
-def _as_rfc3339(text: str, utc_offset_minutes: int) -> str:
-    """Return a datetime-local value with the browser's offset; leave anything else as is."""
-    match = _LOCAL_DATETIME.fullmatch(text)
-    if not match:
-        return text  # RFC 3339 already, or wrong: the format check reports it
-    day, minutes, seconds = match.groups()
-    hours, rest = divmod(abs(utc_offset_minutes), 60)
-    sign = "-" if utc_offset_minutes < 0 else "+"
-    return f"{day}T{minutes}{seconds or ':00'}{sign}{hours:02d}:{rest:02d}"
 
 
 def _read_typed(field: Field, value: object) -> tuple[Any, str | None]:

@@ -76,3 +76,18 @@ class Part(models.Model):
     @property
     def is_pending(self) -> bool:
         return self.state == self.State.PENDING
+
+
+class PersonZone(models.Model):
+    """The IANA time zone a person reads and answers dates and times in."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        primary_key=True,
+        on_delete=models.CASCADE,
+        related_name="time_zone",
+    )
+    name = models.CharField(max_length=64, help_text="An IANA name, like Europe/Berlin.")
+
+    def __str__(self) -> str:
+        return self.name

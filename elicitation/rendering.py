@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from elicitation.kinds import kind_for
 from elicitation.models import Part
+from elicitation.zones import zone_of
 
 
 def part_context(
@@ -41,6 +42,7 @@ def part_context(
         "reply": reply,
         "notice": notice,
         "allows": set(part.allowed_actions or []),
+        "zone": zone_of(part.conversation.owner),
     }
     if known and part.normalized is not None:
         context |= kind.context(part, submitted, errors)

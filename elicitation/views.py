@@ -4,16 +4,17 @@ Every refusal re-renders the part with what the person sent, so nothing they typ
 and changes nothing in the database.
 """
 
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET, require_POST
 
+from elicitation.access import login_required_inline
 from elicitation.kinds import Answer, Refusal, kind_for
 from elicitation.models import Part
 from elicitation.rendering import render_part_html
 from elicitation.settle import settle_part
 from elicitation.widgets import form_data
+from elicitation.zones import zone_of
 
 NOTICES = {
     Part.State.DEGRADED: "This question could not be shown, so it cannot be answered.",
@@ -22,7 +23,9 @@ ALREADY_SETTLED = "This question was already answered, so your answer was not sa
 
 
 def _get_part(request: HttpRequest, part_id: int) -> Part:
-    parts = Part.objects.owned_by(request.user).select_related("conversation__agent", "settled_by")
+    parts = Part.objects.owned_by(request.user).select_related(
+        "conversation__agent", "conversation__owner__time_zone", "settled_by"
+    )
     return get_object_or_404(parts, pk=part_id)
 
 
@@ -34,7 +37,7 @@ def _already_settled(part: Part) -> HttpResponse:
     return _fragment(part, status=409, notice=NOTICES.get(part.state, ALREADY_SETTLED))
 
 
-@login_required
+@login_required_inline
 @require_POST
 def settle(request: HttpRequest, part_id: int) -> HttpResponse:
     part = _get_part(request, part_id)
@@ -45,7 +48,7 @@ def settle(request: HttpRequest, part_id: int) -> HttpResponse:
         action=request.POST.get("action", ""),
         fields=form_data(request.POST),
         text=request.POST.get("text", ""),
-        utc_offset_minutes=_utc_offset(request.POST),
+        zone=zone_of(part.conversation.owner).key,
     )
     envelope = kind.read_answer(part, answer)
     if isinstance(envelope, Refusal):
@@ -63,18 +66,9 @@ def settle(request: HttpRequest, part_id: int) -> HttpResponse:
     return HttpResponse(html)
 
 
-@login_required
+@login_required_inline
 @require_GET
 def edit(request: HttpRequest, part_id: int) -> HttpResponse:
     """Show a pending config card's values as a form."""
     part = _get_part(request, part_id)
     return _fragment(part, editing=part.is_pending)
-
-
-def _utc_offset(post) -> int:
-    """Return the browser's offset east of UTC in minutes (sent by a hidden field), else 0."""
-    try:
-        offset = int(post.get("utc_offset", "0"))
-    except ValueError:
-        return 0
-    return offset if -14 * 60 <= offset <= 14 * 60 else 0

@@ -1,19 +1,25 @@
-"""Map a normalized request to the widgets a form shows, and answers back to readable rows."""
+"""Map a normalized request to the widgets a form shows, and answers back to readable rows.
 
-import re
+Dates and times are shown in the zone of the conversation's owner, on the server: the same
+HTML serves every tab, every push and the admin's script-free frame.
+"""
+
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from elicitation.contract import ElicitationRequest, Field
+from elicitation.local_time import readable, to_local
 from elicitation.models import Part
 
 INPUT_PREFIX = "answer."
 RADIO_LIMIT = 5  # single select: radio buttons up to this many options, a select above
 CHECKBOX_LIMIT = 8  # multi-select: checkboxes up to this many options, a multi-select above
 MULTI_CONTROLS = ("checkboxes", "multiselect")
-# An RFC 3339 date-time with its offset: the browser shows it in the person's local time.
-_INSTANT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})", re.I)
+# An answer longer than this is collapsed in its chip behind "Show all".
+LONG_ANSWER_CHARS = 300
+LONG_ANSWER_LINES = 6
 
 
 @dataclass(frozen=True)
@@ -33,7 +39,7 @@ class Widget:
     dom_id: str
     value: Any  # str for single values, list[str] for multi-select, bool for a checkbox
     error: str = ""
-    instant: str = ""  # a date-time default with its offset, shown in local time by the browser
+    zone: str = "UTC"  # the IANA zone a date-time picker's value is in
     # Only where the form's fields depend on each other (a config card's Edit): the control
     # values this field applies to as JSON, and whether it applies to the current ones.
     show_when: str = ""
@@ -41,11 +47,22 @@ class Widget:
 
     @property
     def step(self) -> str:
+        """Return the input's step: whole numbers, any number, or a picker's precision."""
+        if self.control == "datetime-local":
+            # Minutes by default; a default with seconds (or a fraction) keeps them.
+            precise = len(self.value) > len("2031-07-17T09:45")
+            return (
+                ("1" if len(self.value) == len("2031-07-17T09:45:30") else "0.001")
+                if precise
+                else "60"
+            )
         return "1" if self.field.type == "integer" else "any"
 
     @property
     def hint(self) -> str:
         """Return the limits a person should know before typing (not repeated by an error)."""
+        if self.control == "datetime-local":
+            return f"In {self.zone} time."
         hint = constraint_hint(self.field, self.control)
         return "" if hint == self.error else hint
 
@@ -109,8 +126,6 @@ def constraint_hint(field: Field, control: str) -> str:
         return hint
     if field.type in ("number", "integer"):
         return _range("Enter", field.minimum, field.maximum, "")
-    if control == "datetime-local":
-        return "In your local time."
     if field.options is None and field.type == "string" and field.min_length:
         # A maximum alone needs no words: the input stops at it.
         return _range("Use", field.min_length, field.max_length, " characters", counts=True)
@@ -146,20 +161,21 @@ def build_widgets(
     request: ElicitationRequest,
     submitted: dict[str, list[str]] | None = None,
     errors: dict[str, str] | None = None,
+    *,
+    zone: ZoneInfo,
 ) -> list[Widget]:
-    """Return a widget per field, seeded by what was submitted, else the prefill or defaults."""
+    """Return a widget per field, seeded by what was submitted, else the prefill or defaults.
+
+    A date-time default or prefill is shown in `zone`, the owner's.
+    """
     prefill = part.value if isinstance(part.value, dict) else {}
     widgets = []
     for field in request.fields:
         control = control_for(field)
-        instant = ""
         if submitted is not None:
             value: Any = _from_submitted(control, submitted.get(field.name, []))
         else:
-            initial = prefill.get(field.name, field.default)
-            value = _initial(control, initial)
-            if control == "datetime-local" and isinstance(initial, str):
-                instant = initial if _INSTANT.fullmatch(initial) else ""
+            value = _initial(control, prefill.get(field.name, field.default), zone)
         widgets.append(
             Widget(
                 field=field,
@@ -168,7 +184,7 @@ def build_widgets(
                 dom_id=f"part-{part.pk}-{field.name}",
                 value=value,
                 error=(errors or {}).get(field.name, ""),
-                instant=instant,
+                zone=zone.key,
             )
         )
     return widgets
@@ -183,7 +199,7 @@ def _from_submitted(control: str, raw: list[str]) -> Any:
     return raw[-1] if raw else ""
 
 
-def _initial(control: str, value: Any) -> Any:
+def _initial(control: str, value: Any, zone: ZoneInfo) -> Any:
     if control in MULTI_CONTROLS:
         return [str(v) for v in value] if isinstance(value, list) else []
     if control == "checkbox":
@@ -191,16 +207,39 @@ def _initial(control: str, value: Any) -> Any:
     if value is None:
         return ""
     if control == "datetime-local" and isinstance(value, str):
-        return value[:16]  # the picker shows minutes; the server adds the offset back
+        return to_local(value, zone) or value
     return str(value)
 
 
-def answer_rows(
-    request: ElicitationRequest, content: dict, redacted: Collection[str] = ()
-) -> list[tuple[str, str, bool]]:
-    """Return (label, readable value, secret removed) for each answered field.
+@dataclass(frozen=True)
+class AnswerRow:
+    """One answered field as a chip shows it."""
 
-    Options are shown by their titles; `redacted` names the fields a secret was removed from.
+    label: str
+    text: str  # as a person reads it
+    redacted: bool = False
+    style: str = ""  # "code" or "multiline": whitespace is kept
+    exact: str = ""  # a date or date-time as sent, for `<time datetime>`
+
+    @property
+    def is_long(self) -> bool:
+        lines = self.text.count("\n") + 1
+        return len(self.text) > LONG_ANSWER_CHARS or lines > LONG_ANSWER_LINES
+
+    @property
+    def preview(self) -> str:
+        """Return the start of a long answer (its first line), shown while the rest is collapsed."""
+        return self.text.strip().split("\n")[0][:120].rstrip() + "…"
+
+
+def answer_rows(
+    request: ElicitationRequest, content: dict, redacted: Collection[str] = (), *, zone: ZoneInfo
+) -> list[AnswerRow]:
+    """Return each answered field as people read it.
+
+    Options by their titles, dates and date-times in `zone` with the exact value kept,
+    code and multiline text with their whitespace; `redacted` names the fields a secret was
+    removed from.
     """
     rows = []
     for field in request.fields:
@@ -208,11 +247,21 @@ def answer_rows(
             continue
         value = content[field.name]
         labels = {option.value: option.label for option in field.options or ()}
+        row = AnswerRow(field.label, "", field.name in redacted)
         if isinstance(value, bool):
-            shown = "Yes" if value else "No"
+            row = replace(row, text="Yes" if value else "No")
         elif isinstance(value, list):
-            shown = ", ".join(labels.get(item, str(item)) for item in value) or "None"
+            row = replace(row, text=", ".join(labels.get(item, str(item)) for item in value))
+            row = replace(row, text=row.text or "None")
+        elif field.format in ("date", "date-time") and isinstance(value, str):
+            shown = readable(value, zone, with_time=field.format == "date-time")
+            row = replace(row, text=shown, exact=value)
+        elif field.options is None and field.type == "string":
+            style = "code" if field.widget == "code" else ""
+            if not style and (field.format == "multiline" or field.widget == "textarea"):
+                style = "multiline"
+            row = replace(row, text=str(value), style=style)
         else:
-            shown = labels.get(value, str(value))
-        rows.append((field.label, shown, field.name in redacted))
+            row = replace(row, text=labels.get(value, str(value)))
+        rows.append(row)
     return rows

@@ -85,7 +85,9 @@ def status_context(conversation: Conversation, *, working: bool | None = None) -
 
 def resync(conversation_id: int) -> str:
     """Return the whole conversation as pushes, for a tab that (re)connects."""
-    conversation = Conversation.objects.select_related("agent").get(pk=conversation_id)
+    conversation = Conversation.objects.select_related("agent", "owner__time_zone").get(
+        pk=conversation_id
+    )
     html = []
     for entry in transcript(conversation):
         html.append(render_turn(entry["turn"]))

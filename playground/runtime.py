@@ -168,7 +168,8 @@ class TurnContext:
         index = self._calls
         answered_here = await Part.objects.filter(turn=self.turn, call_index=index).aexists()
         if not answered_here and await _approved_for_conversation(self.conversation.pk, key):
-            self._next_call()
+            # Say why nothing is asked (a note takes this call's place, so replays agree).
+            await self._emit(Message.Role.NOTE, f"Approved earlier in this conversation: {message}")
             return True
         response = await self.render(
             kind="approval",

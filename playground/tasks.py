@@ -68,9 +68,10 @@ async def execute_turn(turn_id: int) -> None:
 
 async def run_claimed(turn_id: int, token: str) -> None:
     """Run a claimed turn until it is done, failed or waiting for the person."""
-    turn = await Turn.objects.select_related("conversation__agent", "conversation__owner").aget(
-        pk=turn_id
-    )
+    # The owner's zone comes along: every part the run shows is rendered in it.
+    turn = await Turn.objects.select_related(
+        "conversation__agent", "conversation__owner__time_zone"
+    ).aget(pk=turn_id)
     await push_status(turn, working=True)
     heartbeat = asyncio.create_task(_heartbeat(turn_id, token))
     try:

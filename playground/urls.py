@@ -3,7 +3,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from playground import views
+from playground import preferences, views
 
 # The hint about `make run`'s local login only where `make run` is what serves.
 login_view = auth_views.LoginView.as_view(extra_context={"local": not settings.PRODUCTION})
@@ -13,6 +13,8 @@ urlpatterns = [
     path("agents/<slug:slug>/new", views.start_conversation, name="start_conversation"),
     path("c/<int:conversation_id>/", views.conversation_page, name="conversation"),
     path("c/<int:conversation_id>/send", views.send_message, name="send_message"),
+    path("settings/", preferences.settings_page, name="settings"),
+    path("settings/time-zone", preferences.detected_zone, name="detected_zone"),
     path("", include("elicitation.urls")),
     path("", include("playground.onboarding.urls")),
     path("", include("api.urls")),

@@ -1,5 +1,7 @@
 """The chat: home, a conversation page, and sending a message."""
 
+import json
+
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.db.models import Case, Count, F, Max, Q, When
@@ -9,6 +11,7 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
+from elicitation.access import login_required_inline
 from elicitation.models import Part
 from elicitation.secrets import redact_secrets
 from playground import fragments
@@ -26,13 +29,26 @@ class HtmxHttpRequest(HttpRequest):
 
 def get_conversation(request: HttpRequest, conversation_id: int) -> Conversation:
     """Return one of the person's conversations, or raise Http404 (also for someone else's)."""
-    conversations = Conversation.objects.owned_by(request.user).select_related("agent")
+    conversations = Conversation.objects.owned_by(request.user).select_related(
+        "agent", "owner__time_zone"
+    )
     return get_object_or_404(conversations, pk=conversation_id)
 
 
 def agents_for(user):
     """Return the agents a person can chat with: the built-in ones and their own."""
     return Agent.objects.filter(Q(builtin=True) | Q(owner=user), is_draft=False)
+
+
+def title_for(first_message: str) -> str:
+    """Return a conversation's title: its first message, or a pasted payload's own message."""
+    try:
+        payload = json.loads(first_message)
+    except ValueError:
+        payload = None
+    if isinstance(payload, dict) and isinstance(payload.get("message"), str):
+        first_message = payload["message"].strip() or first_message
+    return first_message[:80]
 
 
 @login_required
@@ -86,7 +102,7 @@ def render_conversation(request: HttpRequest, conversation: Conversation) -> Tem
     )
 
 
-@login_required
+@login_required_inline
 @require_POST
 def send_message(request: HtmxHttpRequest, conversation_id: int) -> HttpResponse:
     conversation = get_conversation(request, conversation_id)
@@ -117,7 +133,7 @@ def send_message(request: HtmxHttpRequest, conversation_id: int) -> HttpResponse
             surface=Turn.Surface.TEXT if request.POST.get("surface") == "text" else "form",
         )
         if not conversation.title:
-            conversation.title = text[:80]
+            conversation.title = title_for(text)
         conversation.save(update_fields=["title", "updated_at"])
         transaction.on_commit(lambda: turn_queued(turn.pk))
     turn_html = fragments.render_turn(turn)

@@ -2,7 +2,16 @@
 
 // Pushed fragments are idempotent: an item a tab already shows in the same state is skipped
 // (so what the person is typing in a pending form survives), a changed one is replaced.
+// New items scroll into view if the person was at the bottom of the chat (they are reading
+// along); anyone scrolled up to read earlier answers stays where they are.
+let followChat = false;
+
+function atBottom() {
+  return window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 80;
+}
+
 document.addEventListener("htmx:oobBeforeSwap", (event) => {
+  followChat ||= atBottom();
   const fragment = event.detail.fragment;
   let replaced = false;
   for (const incoming of [...fragment.querySelectorAll("[id][data-state]")]) {
@@ -10,9 +19,12 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
     const existing = document.getElementById(incoming.id);
     if (!existing || existing === event.detail.target) continue;
     if (existing.dataset.state !== incoming.dataset.state) {
+      // Focus inside a form that is replaced would fall to <body>: keep the person's place.
+      const hadFocus = existing.contains(document.activeElement);
       const replacement = incoming.cloneNode(true);
       existing.replaceWith(replacement);
       htmx.process(replacement);
+      if (hadFocus) focusPart(replacement);
       replaced = true;
     }
     incoming.remove();
@@ -32,16 +44,53 @@ function updateTitle() {
   document.title = waiting ? `(${waiting}) ${base}` : base;
 }
 
-// Submit stays disabled while a required field is empty (the server checks again).
-function requiredFilled(form) {
+// Submit stays disabled while a required field is empty (the server checks again), and
+// says which ones, each a link to its field.
+function missingFields(form) {
+  const missing = [];
   for (const input of form.querySelectorAll("input[required], textarea[required], select[required]")) {
-    if (!input.disabled && !input.value.trim()) return false;
+    if (!input.disabled && !input.value.trim()) missing.push([input, form.querySelector(`label[for="${input.id}"]`)]);
   }
   for (const group of form.querySelectorAll("fieldset[data-required]")) {
-    if (!group.querySelector("input:checked")) return false;
+    if (!group.querySelector("input:checked")) missing.push([group.querySelector("input"), group.querySelector("legend")]);
   }
-  return true;
+  return missing.filter(([input, label]) => input && label);
 }
+
+function explainSubmit(form, submit, missing) {
+  let note = form.querySelector(":scope > [data-missing]");
+  if (!missing.length) {
+    note?.remove();
+    submit.removeAttribute("aria-describedby");
+    return;
+  }
+  if (!note) {
+    note = document.createElement("p");
+    note.className = "missing help";
+    note.id = `${form.closest("article").id}-missing`;
+    note.dataset.missing = "";
+    form.querySelector(":scope > .actions").before(note);
+  }
+  const links = missing.flatMap(([input, label], index) => {
+    const link = document.createElement("a");
+    link.href = `#${input.id}`;
+    link.dataset.focuses = input.id;
+    link.textContent = label.textContent.replace("(required)", "").replace("*", "").trim();
+    return index ? [", ", link] : [link];
+  });
+  note.replaceChildren("Fill in: ", ...links);
+  submit.setAttribute("aria-describedby", note.id);
+}
+
+// A "Fill in" link brings its field into view (above the composer) and focuses it.
+document.addEventListener("click", (event) => {
+  const link = event.target.closest("a[data-focuses]");
+  const field = link && document.getElementById(link.dataset.focuses);
+  if (!field) return;
+  event.preventDefault();
+  field.scrollIntoView({ block: "center" });
+  field.focus();
+});
 
 // A multi-select with maxItems: once enough boxes are ticked, the others wait.
 function limitChoices(form) {
@@ -51,21 +100,6 @@ function limitChoices(form) {
     for (const box of boxes) box.disabled = full && !box.checked;
   }
 }
-
-function pad(n) {
-  return String(n).padStart(2, "0");
-}
-
-// A date-time default with an offset is shown in the person's local time.
-function localInstant(input) {
-  const when = new Date(input.dataset.instant);
-  input.removeAttribute("data-instant");
-  if (Number.isNaN(when.getTime())) return;
-  input.value = `${when.getFullYear()}-${pad(when.getMonth() + 1)}-${pad(when.getDate())}` +
-    `T${pad(when.getHours())}:${pad(when.getMinutes())}`;
-}
-
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 // A field that applies only to some values of another (a schedule's minutes) shows with them;
 // while hidden its inputs are disabled, so they are not sent.
@@ -81,28 +115,77 @@ function showApplicable(form) {
 
 function enhance(root) {
   for (const form of root.querySelectorAll("form[data-part-form]")) {
+    if (!form.dataset.restored) restoreDraft(form, draftKey(form));
+    form.dataset.restored = "";
     showApplicable(form);
-    for (const input of form.querySelectorAll("input[data-instant]")) localInstant(input);
     limitChoices(form);
     const submit = form.querySelector("[data-submit]");
-    if (submit) submit.disabled = !requiredFilled(form);
-    // Minutes east of UTC, so a date-time picker's local value becomes RFC 3339.
-    for (const offset of form.querySelectorAll("[data-utc-offset]")) {
-      offset.value = String(-new Date().getTimezoneOffset());
+    if (submit) {
+      const missing = missingFields(form);
+      submit.disabled = missing.length > 0;
+      explainSubmit(form, submit, missing);
     }
   }
-  for (const time of root.querySelectorAll("time[datetime]:not([data-local])")) {
-    const when = new Date(time.getAttribute("datetime"));
-    if (Number.isNaN(when.getTime())) continue;
-    time.textContent = timeFormat.format(when);
-    time.dataset.local = "";
+  // A settled question's draft is done with.
+  for (const part of document.querySelectorAll("article.part:not([data-state=pending])")) {
+    sessionStorage.removeItem(`draft:${part.id}`);
   }
+  const composer = document.getElementById("composer-text");
+  if (composer && !composer.value && !composer.dataset.restored) {
+    composer.value = sessionStorage.getItem(draftKey(composer.form)) || "";
+  }
+  if (composer) composer.dataset.restored = "";
   updateTitle();
 }
 
+// What a person types is kept in this tab until it is sent: a reload, or logging in again
+// after the session expired, brings it back.
+function draftKey(form) {
+  return form.id === "composer" ? `draft:composer:${location.pathname}` : `draft:${form.closest("article.part").id}`;
+}
+
+function saveDraft(form) {
+  if (form.id === "composer") {
+    sessionStorage.setItem(draftKey(form), form.elements.text.value);
+    return;
+  }
+  const saved = {};
+  for (const input of form.elements) {
+    if (!input.name || input.type === "hidden" || input.tagName === "BUTTON") continue;
+    saved[input.name] ??= [];
+    if (input.type === "checkbox" || input.type === "radio") {
+      if (input.checked) saved[input.name].push(input.value);
+    } else if (input.multiple) {
+      saved[input.name].push(...[...input.selectedOptions].map((option) => option.value));
+    } else {
+      saved[input.name].push(input.value);
+    }
+  }
+  sessionStorage.setItem(draftKey(form), JSON.stringify(saved));
+}
+
+function restoreDraft(form, key) {
+  let saved;
+  try {
+    saved = JSON.parse(sessionStorage.getItem(key) || "null");
+  } catch {
+    return;
+  }
+  if (!saved) return;
+  for (const input of form.elements) {
+    const values = saved[input.name];
+    if (!values || input.type === "hidden" || input.tagName === "BUTTON") continue;
+    if (input.type === "checkbox" || input.type === "radio") input.checked = values.includes(input.value);
+    else if (input.multiple) for (const option of input.options) option.selected = values.includes(option.value);
+    else input.value = values.at(-1) ?? "";
+  }
+}
+
 document.addEventListener("input", (event) => {
-  const form = event.target.closest("form[data-part-form]");
-  if (form) enhance(form.parentElement);
+  const form = event.target.closest("form[data-part-form], #composer");
+  if (!form) return;
+  saveDraft(form);
+  if (form.matches("[data-part-form]")) enhance(form.parentElement);
 });
 
 // An approval button says which scope it grants; the hidden field carries it.
@@ -120,21 +203,62 @@ document.addEventListener("keydown", (event) => {
 });
 
 document.addEventListener("htmx:load", (event) => enhance(document));
-document.addEventListener("htmx:oobAfterSwap", () => enhance(document));
+document.addEventListener("htmx:oobAfterSwap", () => {
+  enhance(document);
+  if (followChat) window.scrollTo({ top: document.documentElement.scrollHeight });
+  followChat = false;
+});
 
-// After an answer, focus follows it: to the first field to fix, or to the settled part.
-document.addEventListener("htmx:afterSwap", (event) => {
-  const id = event.detail.target.id;
-  if (id === "composer") document.getElementById("composer-text")?.focus();
-  const part = id.startsWith("part-") && document.getElementById(id);
-  if (!part) return;
+// After an answer, focus follows it: to the first field to fix, or to the answered part.
+function focusPart(part) {
   const invalid = part.querySelector("[aria-invalid=true]");
   const first = invalid && (invalid.matches("fieldset") ? invalid.querySelector("input") : invalid);
   (first || (part.dataset.state !== "pending" ? part : null))?.focus();
+}
+
+document.addEventListener("htmx:afterSwap", (event) => {
+  const id = event.detail.target.id;
+  if (id === "composer") {
+    if (event.detail.xhr.status === 200) sessionStorage.removeItem(draftKey(event.detail.target));
+    document.getElementById("composer-text")?.focus();
+  }
+  const part = id.startsWith("part-") && document.getElementById(id);
+  if (part) focusPart(part);
+  if (part) recountWaiting();
 });
 
-// Responses htmx does not swap (403, 404, 5xx) and lost connections still get a clear message.
+// Without a live socket no status push comes: count this page's open questions instead (a
+// 409 shows the question answered elsewhere).
+function recountWaiting() {
+  const status = document.getElementById("status");
+  if (!status || document.body.dataset.socket === "live") return;
+  const waiting = document.querySelectorAll("article.part[data-state=pending]").length;
+  status.dataset.waiting = String(waiting);
+  let note = status.querySelector(".waiting");
+  if (!waiting) {
+    note?.remove();
+  } else {
+    if (!note) {
+      note = document.createElement("span");
+      note.className = "waiting";
+      status.append(note);
+    }
+    note.textContent = `${waiting} question${waiting === 1 ? "" : "s"} waiting for you`;
+  }
+  updateTitle();
+}
+
+// A push can answer the question before the POST's own response comes back; htmx then drops
+// the response, and focus would be left on <body>.
+document.addEventListener("htmx:afterRequest", (event) => {
+  const id = event.detail.target && event.detail.target.id;
+  const part = id && id.startsWith("part-") && document.getElementById(id);
+  if (part && part !== event.detail.target && document.activeElement === document.body) focusPart(part);
+});
+
+// Responses htmx does not swap (401, 403, 404, 5xx) and lost connections get a clear message.
 function problemText(status) {
+  if (status === 401) return "You were logged out. Log in again — your answer is kept.";
   if (status === 403) return "This page is out of date or you were logged out. Reload the page and try again; nothing was saved.";
   if (status === 404) return "This conversation is not available to you any more. Nothing was saved.";
   if (!status) return "Could not reach the server. Check your connection and try again; nothing was saved.";
@@ -151,7 +275,16 @@ function showProblem(event) {
     note.dataset.requestError = "";
     form.prepend(note);
   }
-  note.textContent = problemText(event.detail.xhr ? event.detail.xhr.status : 0);
+  const status = event.detail.xhr ? event.detail.xhr.status : 0;
+  note.textContent = problemText(status);
+  if (status === 401) {
+    // What was typed is kept in this tab (see saveDraft), and comes back after logging in.
+    saveDraft(form);
+    const login = document.createElement("a");
+    login.href = `${document.body.dataset.loginUrl}?next=${encodeURIComponent(location.pathname)}`;
+    login.textContent = "Log in again";
+    note.replaceChildren("You were logged out. ", login, " — your answer is kept.");
+  }
 }
 
 document.addEventListener("htmx:responseError", showProblem);
@@ -176,6 +309,18 @@ if (draftHeader) {
   }).observe(document.getElementById("main"), { childList: true, subtree: true });
 }
 
+// The person's time zone, from the browser: sent with the login form, or once from a page
+// of a session that started before we asked.
+const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+for (const input of document.querySelectorAll("[data-browser-zone]")) input.value = browserZone;
+if (document.body.dataset.zoneUnknown && browserZone) {
+  fetch(document.body.dataset.zoneUnknown, {
+    method: "POST",
+    headers: { "X-CSRFToken": JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"] },
+    body: new URLSearchParams({ time_zone: browserZone }),
+  });
+}
+
 // Whether pushes reach this tab: the first message after connecting is the resync.
 document.addEventListener("htmx:wsAfterMessage", () => { document.body.dataset.socket = "live"; });
 document.addEventListener("htmx:wsClose", (event) => {
@@ -184,3 +329,25 @@ document.addEventListener("htmx:wsClose", (event) => {
   // retry; try once, and if the server is still down its own retries take over (1006).
   if (event.detail.event.code === 1001) setTimeout(event.detail.socketWrapper.reconnect, 1000);
 });
+
+// The header's theme toggle: an explicit light or dark, remembered in this browser.
+const themeToggle = document.querySelector("[data-theme-toggle]");
+function showTheme() {
+  const dark = document.documentElement.dataset.theme
+    ? document.documentElement.dataset.theme === "dark"
+    : matchMedia("(prefers-color-scheme: dark)").matches;
+  themeToggle.setAttribute("aria-pressed", String(dark));
+}
+if (themeToggle) {
+  showTheme();
+  themeToggle.addEventListener("click", () => {
+    const theme = themeToggle.getAttribute("aria-pressed") === "true" ? "light" : "dark";
+    document.documentElement.dataset.theme = theme;
+    try {
+      localStorage.setItem("theme", theme);
+    } catch {
+      // Not remembered, but applied for this page.
+    }
+    showTheme();
+  });
+}

@@ -560,19 +560,21 @@ def test_it_strips_single_line_text_but_keeps_multiline_text():
 
 
 @pytest.mark.parametrize(
-    ("given", "offset", "expected"),
+    ("given", "zone", "expected"),
     [
-        ("2025-12-26T14:30", 60, "2025-12-26T14:30:00+01:00"),
-        ("2025-12-26T14:30:15", 0, "2025-12-26T14:30:15+00:00"),
-        ("2025-12-26T14:30:15.250", -300, "2025-12-26T14:30:15.250-05:00"),
-        ("2025-12-26T14:30:00+09:00", 60, "2025-12-26T14:30:00+09:00"),
-        ("2025-12-26T14:30", 10**6, "2025-12-26T14:30:00+00:00"),
+        ("2025-12-26T14:30", "Europe/Paris", "2025-12-26T14:30:00+01:00"),
+        ("2031-07-17T09:45", "Europe/Berlin", "2031-07-17T09:45:00+02:00"),
+        ("2025-12-26T14:30:15", "UTC", "2025-12-26T14:30:15+00:00"),
+        ("2025-12-26T14:30:15.250", "America/New_York", "2025-12-26T14:30:15.250-05:00"),
+        ("2025-12-26T14:30", "America/St_Johns", "2025-12-26T14:30:00-03:30"),
+        ("2025-12-26T14:30:00+09:00", "Europe/Paris", "2025-12-26T14:30:00+09:00"),
+        ("2025-12-26T14:30", "Not/AZone", "2025-12-26T14:30:00+00:00"),
         ("2025-12-26T14:30", 1.5, "2025-12-26T14:30:00+00:00"),
     ],
 )
-def test_it_turns_local_date_times_into_rfc3339(given, offset, expected):
+def test_it_turns_local_date_times_into_rfc3339_in_the_persons_zone(given, zone, expected):
     request = parse({"at": {"type": "string", "format": "date-time"}})
-    result = validate_form(request, {"at": [given]}, utc_offset_minutes=offset)
+    result = validate_form(request, {"at": [given]}, zone=zone)
     assert result.content == {"at": expected}
 
 

@@ -52,8 +52,8 @@ def test_answer_fixture(path):
     if "typed" in fixture:
         result = contract.validate_content(request, fixture["typed"])
     else:
-        offset = fixture.get("utc_offset_minutes", 0)
-        result = contract.validate_form(request, fixture["form"], utc_offset_minutes=offset)
+        zone = fixture.get("zone", "UTC")
+        result = contract.validate_form(request, fixture["form"], zone=zone)
     assert result.content == fixture.get("content")
     assert result.errors == fixture.get("errors", {})
     assert list(result.redacted) == fixture.get("redacted", [])

@@ -1,15 +1,20 @@
 """Every reference schema shape becomes the form control a person expects (no database)."""
 
+from zoneinfo import ZoneInfo
+
 import pytest
+from django.contrib.auth.models import User
 
 from elicitation.contract import ElicitationRequest, parse_request
-from elicitation.models import Part
+from elicitation.models import Part, PersonZone
 from elicitation.rendering import render_part_html
-from elicitation.widgets import answer_rows, build_widgets
+from elicitation.widgets import AnswerRow, answer_rows, build_widgets
 from playground.models import Agent, Conversation
 from tests.golden import reference_examples
 
 EXAMPLES = reference_examples()
+UTC = ZoneInfo("UTC")
+BERLIN = ZoneInfo("Europe/Berlin")
 
 
 def _request(schema: dict, message: str = "Tell me") -> ElicitationRequest:
@@ -19,7 +24,9 @@ def _request(schema: dict, message: str = "Tell me") -> ElicitationRequest:
 
 
 def _part(request: ElicitationRequest, **fields) -> Part:
-    conversation = Conversation(pk=3, agent=Agent(name="Schema tester"))
+    owner = User(pk=1, username="alice")
+    owner.time_zone = PersonZone(name="UTC")  # known, so no query for it
+    conversation = Conversation(pk=3, agent=Agent(name="Schema tester"), owner=owner)
     defaults = {
         "pk": 7,
         "conversation": conversation,
@@ -34,7 +41,7 @@ def _part(request: ElicitationRequest, **fields) -> Part:
 def widgets_of(name: str) -> dict:
     example = EXAMPLES[name]
     request = _request(example["requestedSchema"], example["message"])
-    return {w.field.name: w for w in build_widgets(_part(request), request)}
+    return {w.field.name: w for w in build_widgets(_part(request), request, zone=UTC)}
 
 
 def html_of(schema: dict, **fields) -> str:
@@ -158,6 +165,7 @@ def test_dates_times_long_text_and_code_get_their_own_controls():
         "type": "object",
         "properties": {
             "when": {"type": "string", "format": "datetime", "default": "2025-12-26T14:30:00Z"},
+            "summer": {"type": "string", "format": "date-time", "default": "2031-07-17T07:45:30Z"},
             "notes": {"type": "string", "format": "long-text", "x-ui": {"placeholder": "Notes"}},
             "story": {"type": "string", "x-ui": {"widget": "textarea"}},
             "snippet": {"type": "string", "x-ui": {"widget": "code"}},
@@ -165,17 +173,20 @@ def test_dates_times_long_text_and_code_get_their_own_controls():
         },
     }
     request = _request(schema)
-    widgets = {w.field.name: w for w in build_widgets(_part(request), request)}
+    widgets = {w.field.name: w for w in build_widgets(_part(request), request, zone=BERLIN)}
     assert widgets["when"].control == "datetime-local"
-    assert widgets["when"].instant == "2025-12-26T14:30:00Z"  # shown in local time
-    assert widgets["when"].hint == "In your local time."
+    # In the owner's zone with that date's offset, seconds kept when the default has them.
+    assert widgets["when"].value == "2025-12-26T15:30"
+    assert widgets["summer"].value == "2031-07-17T09:45:30"
+    assert widgets["when"].hint == "In Europe/Berlin time."
     assert widgets["notes"].control == widgets["story"].control == "textarea"
     assert widgets["snippet"].control == "code"
     assert widgets["time_of_day"].field.label == "Time of day"
     html = render_part_html(_part(request))
     assert 'placeholder="Notes"' in html
     assert 'class="code" spellcheck="false"' in html
-    assert 'type="datetime-local" value="2025-12-26T14:30" data-instant=' in html
+    assert 'type="datetime-local" value="2025-12-26T14:30" step="60"' in html  # UTC here
+    assert 'type="datetime-local" value="2031-07-17T07:45:30" step="1"' in html
 
 
 def test_more_than_five_options_is_a_select_and_more_than_eight_a_multi_select():
@@ -192,7 +203,7 @@ def test_more_than_five_options_is_a_select_and_more_than_eight_a_multi_select()
         "required": ["six"],
     }
     request = _request(schema)
-    controls = {w.field.name: w.control for w in build_widgets(_part(request), request)}
+    controls = {w.field.name: w.control for w in build_widgets(_part(request), request, zone=UTC)}
     assert controls == {
         "five": "radio",
         "six": "select",
@@ -254,7 +265,7 @@ def test_prefilled_values_win_over_defaults_and_unmentioned_fields_start_empty()
         },
     }
     request = _request(schema)
-    widgets = build_widgets(_part(request, value={"city": "Bergen"}), request)
+    widgets = build_widgets(_part(request, value={"city": "Bergen"}), request, zone=UTC)
     assert [w.value for w in widgets] == ["Bergen", "Norway", ""]
 
 
@@ -295,10 +306,10 @@ def test_the_message_is_plain_text_without_links():
 @pytest.mark.parametrize(
     ("content", "rows"),
     [
-        ({"plan": "pro", "agree": True}, [("Plan", "Pro", False), ("Agree", "Yes", False)]),
+        ({"plan": "pro", "agree": True}, [AnswerRow("Plan", "Pro"), AnswerRow("Agree", "Yes")]),
         (
             {"tags": ["b", "a"], "agree": False},
-            [("Tags", "Bee, Ant", False), ("Agree", "No", False)],
+            [AnswerRow("Tags", "Bee, Ant"), AnswerRow("Agree", "No")],
         ),
     ],
 )
@@ -316,7 +327,43 @@ def test_answers_read_back_with_option_titles_not_raw_values(content, rows):
             "agree": {"type": "boolean"},
         },
     }
-    assert answer_rows(_request(schema), content) == rows
+    assert answer_rows(_request(schema), content, zone=UTC) == rows
+
+
+def test_chips_show_answers_as_people_read_them():
+    schema = {
+        "type": "object",
+        "properties": {
+            "snippet": {"type": "string", "x-ui": {"widget": "code"}},
+            "notes": {"type": "string", "format": "multiline"},
+            "day": {"type": "string", "format": "date"},
+            "starts": {"type": "string", "format": "date-time"},
+            "ratio": {"type": "number"},
+        },
+    }
+    code = "steps:\n  - build\n  - deploy"
+    long_notes = "\n".join(f"line {n}" for n in range(10))
+    content = {
+        "snippet": code,
+        "notes": long_notes,
+        "day": "2031-07-17",
+        "starts": "2031-07-17T07:45:00Z",
+        "ratio": 0.25,
+    }
+    rows = {row.label: row for row in answer_rows(_request(schema), content, zone=BERLIN)}
+    assert rows["Snippet"] == AnswerRow("Snippet", code, style="code")
+    assert rows["Notes"].style == "multiline" and rows["Notes"].is_long
+    assert rows["Notes"].preview == "line 0…"
+    assert rows["Day"] == AnswerRow("Day", "Thu 17 Jul 2031", exact="2031-07-17")
+    assert rows["Starts"].text == "Thu 17 Jul 2031, 09:45 CEST"
+    assert rows["Ratio"].text == "0.25"
+
+    request = _request(schema)
+    part = _part(request, state="submitted", response={"action": "accept", "content": content})
+    html = render_part_html(part)
+    assert '<pre class="answer-code"><code>steps:\n  - build\n  - deploy</code></pre>' in html
+    assert '<details class="answer-long"><summary>' in html and "Show all" in html
+    assert '<time datetime="2031-07-17T07:45:00Z" title="2031-07-17T07:45:00Z">' in html
 
 
 def test_a_part_that_is_not_stored_renders_from_its_request_alone():

@@ -3,7 +3,7 @@
 import pytest
 
 from elicitation.models import Part
-from playground.models import Step, Turn
+from playground.models import Message, Step, Turn
 from tests import runtime_agents
 from tests.runtime_helpers import answer, pending, said, send, start
 
@@ -119,8 +119,15 @@ def test_an_approval_for_the_conversation_holds_in_later_turns(client, alice):
     send(client, conversation, "/tmp/a")
     answer(client, pending(conversation), scope="conversation")
     send(client, conversation, "/tmp/a")
-    assert said(conversation) == ["Deleted.", "Deleted."]
+    assert said(conversation) == [
+        "Deleted.",
+        "Approved earlier in this conversation: Delete the file?",
+        "Deleted.",
+    ]
     assert Part.objects.filter(conversation=conversation).count() == 1
+    note = Message.objects.get(role=Message.Role.NOTE)
+    assert 'class="bubble agent note"' in client.get(conversation.get_absolute_url()).text
+    assert note.turn.index == 1
 
 
 def test_an_approval_once_is_asked_again_and_only_for_the_same_action(client, alice):

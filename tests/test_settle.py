@@ -4,6 +4,7 @@ import pytest
 from django.test import Client
 
 from elicitation.models import Part
+from elicitation.zones import set_zone
 from playground.models import Turn
 from tests.conftest import make_conversation, make_question
 from tests.runtime_helpers import answer
@@ -78,12 +79,36 @@ def test_it_accepts_an_answer_and_shows_it_as_a_chip_with_option_titles(as_alice
     assert "Answered by alice" in html and "<form" not in html
 
 
-def test_it_sends_a_local_date_time_back_with_the_browsers_offset(as_alice, part):
-    data = {"action": "accept", "answer.environment": "staging", "utc_offset": "120"}
-    data["answer.starts"] = "2025-12-26T14:30"
-    as_alice.post(f"/parts/{part.pk}/settle", data, **HTMX)
+@pytest.mark.parametrize(
+    ("picked", "sent", "chip"),
+    [
+        ("2031-07-17T09:45", "2031-07-17T09:45:00+02:00", "Thu 17 Jul 2031, 09:45 CEST"),
+        ("2031-11-20T09:45", "2031-11-20T09:45:00+01:00", "Thu 20 Nov 2031, 09:45 CET"),
+    ],
+)
+def test_a_picked_date_time_is_read_in_the_owners_zone_for_that_date(
+    as_alice, alice, part, picked, sent, chip
+):
+    set_zone(alice, "Europe/Berlin")
+    # A browser offset from another season (what the page used to send) changes nothing.
+    data = {"action": "accept", "answer.environment": "staging", "utc_offset": "-300"}
+    response = as_alice.post(f"/parts/{part.pk}/settle", data | {"answer.starts": picked}, **HTMX)
     part.refresh_from_db()
-    assert part.response["content"]["starts"] == "2025-12-26T14:30:00+02:00"
+    assert part.response["content"]["starts"] == sent
+    assert f'<time datetime="{sent}" title="{sent}">{chip}</time>' in response.content.decode()
+
+
+def test_a_local_time_the_clocks_skip_is_refused_next_to_the_field(as_alice, alice, part):
+    set_zone(alice, "Europe/Berlin")
+    data = {"action": "accept", "answer.environment": "staging"}
+    response = as_alice.post(
+        f"/parts/{part.pk}/settle", data | {"answer.starts": "2031-03-30T02:30"}, **HTMX
+    )
+    assert response.status_code == 422
+    assert "02:30 on 30 Mar 2031 does not exist in Europe/Berlin" in response.content.decode()
+    assert 'value="2031-03-30T02:30"' in response.content.decode()
+    part.refresh_from_db()
+    assert part.is_pending
 
 
 def test_it_shows_errors_inline_and_keeps_everything_typed(as_alice, part):
@@ -212,7 +237,10 @@ def test_a_post_without_the_csrf_token_is_refused(alice, part):
 
 
 def test_it_rejects_get_and_anonymous_posts(client, part):
-    assert answer(client, part, environment="staging").status_code == 302  # to the login page
+    # From the chat (htmx) a logged-out answer is told so inline; a plain POST is sent to log in.
+    assert answer(client, part, environment="staging").status_code == 401
+    plain = client.post(f"/parts/{part.pk}/settle", {"action": "accept"})
+    assert plain.status_code == 302 and plain["Location"].startswith("/accounts/login/")
     client.force_login(part.conversation.owner)
     assert client.get(f"/parts/{part.pk}/settle").status_code == 405
     assert unchanged(part)

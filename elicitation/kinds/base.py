@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from elicitation import contract
 from elicitation.models import Part
 from elicitation.widgets import answer_rows, build_widgets
+from elicitation.zones import zone_of
 
 MAX_REPLY_CHARS = 10_000
 NOT_OFFERED = "That answer is not offered for this question. Choose one of the buttons."
@@ -23,7 +24,7 @@ class Answer:
     action: str
     fields: dict[str, list[str]] = field(default_factory=dict)
     text: str = ""
-    utc_offset_minutes: int = 0  # the browser's, for date-time pickers
+    zone: str = "UTC"  # the person's IANA time zone, for date-time pickers
 
 
 @dataclass(frozen=True)
@@ -65,12 +66,13 @@ def request_of(part: Part) -> contract.ElicitationRequest:
 
 def form_context(part: Part, submitted: dict | None, errors: dict | None) -> dict:
     """Return the form's widgets and, once answered, the answers as readable rows."""
-    request = request_of(part)
-    context = {"request": request, "widgets": build_widgets(part, request, submitted, errors)}
+    request, zone = request_of(part), zone_of(part.conversation.owner)
+    widgets = build_widgets(part, request, submitted, errors, zone=zone)
+    context = {"request": request, "widgets": widgets}
     response = part.response or {}
     if response.get("action") == "accept":
         content, redacted = response.get("content") or {}, response.get("redacted") or ()
-        context["rows"] = answer_rows(request, content, redacted)
+        context["rows"] = answer_rows(request, content, redacted, zone=zone)
     return context
 
 
@@ -83,9 +85,7 @@ def read_form_answer(part: Part, answer: Answer) -> dict | Refusal:
         unknown = sorted(set(answer.fields) - {field.name for field in request.fields})
         if unknown:
             return Refusal(400, {"": f"This question has no field named {unknown[0]!r}."})
-        result = contract.validate_form(
-            request, answer.fields, utc_offset_minutes=answer.utc_offset_minutes
-        )
+        result = contract.validate_form(request, answer.fields, zone=answer.zone)
         if not result.ok:
             return Refusal(422, result.errors)
         return contract.accept(result.content, redacted=result.redacted)

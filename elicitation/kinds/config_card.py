@@ -22,6 +22,7 @@ from elicitation.kinds.base import (
 )
 from elicitation.models import Part
 from elicitation.widgets import answer_rows
+from elicitation.zones import zone_of
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,8 @@ def config_context(part: Part, submitted: dict | None, errors: dict | None) -> d
     if errors:
         context["editing"] = True  # a refused Edit stays open with what was typed
     if "rows" not in context and isinstance(part.value, dict):
-        context["rows"] = answer_rows(context["request"], part.value)
+        zone = zone_of(part.conversation.owner)
+        context["rows"] = answer_rows(context["request"], part.value, zone=zone)
     rules = VALIDATORS.get(part.payload.get("validator", ""))
     if rules is not None and rules.layout is not None:
         values = part.value if isinstance(part.value, dict) else {}

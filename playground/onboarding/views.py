@@ -22,7 +22,8 @@ def new_agent(request: HttpRequest) -> HttpResponse:
 def agent_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Show the agent's chat: the person's latest conversation with it."""
     agent = get_object_or_404(agents_for(request.user), slug=slug)
-    conversation = agent.conversations.owned_by(request.user).select_related("agent").first()
+    conversations = agent.conversations.owned_by(request.user)
+    conversation = conversations.select_related("agent", "owner__time_zone").first()
     if conversation is None:
         return redirect("home")
     return render_conversation(request, conversation)

@@ -14,4 +14,11 @@ _markdown = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("
 def markdown(text: str) -> str:
     """Return sanitized HTML for agent markdown; raw HTML in the text is shown as text."""
     html = _markdown.render(text or "")
-    return mark_safe(nh3.clean(html, link_rel="noopener noreferrer nofollow"))
+    # A code block scrolls sideways, so it must be reachable from the keyboard.
+    return mark_safe(
+        nh3.clean(
+            html,
+            link_rel="noopener noreferrer nofollow",
+            set_tag_attribute_values={"pre": {"tabindex": "0"}},
+        )
+    )

@@ -15,7 +15,13 @@ from tests.browser.conftest import log_in
 from tests.golden import reference_examples
 from tests.live_server import BASE_DIR
 
-LOOKS = {"light": ("light", 900), "dark": ("dark", 900), "phone": ("light", 375)}
+LOOKS = {
+    "light": ("light", 900),
+    "dark": ("dark", 900),
+    "phone": ("light", 375),
+    "phone-dark": ("dark", 375),
+    "wide": ("light", 1366),
+}
 EVERYTHING = reference_examples()["everything_server_all_types"]
 NESTED = {"type": "object", "properties": {"config": {"type": "object"}}}
 

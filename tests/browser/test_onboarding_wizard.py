@@ -194,7 +194,7 @@ def test_a_description_that_says_nothing_gets_every_question(page: Page):
     submit(zone)
     where = question(page, "Where should the agent send its results?")
     where.get_by_role("radio", name=re.compile("^Slack channel")).check()
-    where.get_by_label("Slack channel", exact=True).fill("#team")
+    where.get_by_role("textbox", name="Slack channel").fill("#team")
     submit(where)
     named = question(page, "What should this agent be called?")
     expect(named.get_by_label("Name")).to_have_value("Zendesk assistant")
