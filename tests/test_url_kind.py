@@ -77,6 +77,7 @@ def test_opening_settles_the_card_and_the_wait_follows_until_i_am_done(client, a
     assert 'target="_blank" rel="noopener noreferrer"' in page
     assert '<strong class="url-host">github.com</strong>' in page
     assert "github asks you to open a page" in page
+    assert "{#" not in page  # no template comment shown as text
 
     opened = answer(client, card)
     assert opened.status_code == 200
