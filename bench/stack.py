@@ -34,6 +34,12 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def cpu_seconds(process: psutil.Process) -> float:
+    """Return the CPU time a process has used so far (user and system)."""
+    times = process.cpu_times()
+    return times.user + times.system
+
+
 def wait_until(condition, timeout: float, what: str):
     """Poll `condition` until it returns something truthy; fail after `timeout` seconds."""
     deadline = time.monotonic() + timeout

@@ -17,7 +17,7 @@ import urllib.request
 
 from bench.client import Person
 from bench.runner import bench_main
-from bench.stack import wait_until
+from bench.stack import cpu_seconds, wait_until
 
 CONCURRENCY = 20
 BATCH = 100
@@ -86,23 +86,18 @@ async def _idle_window(stack, person: Person, idle: float) -> dict:
     """Measure the server processes over `idle` seconds in which nobody does anything."""
     census = (await person.client.get("/bench/census")).json()
     processes = stack.processes()
-    start = {name: _cpu_seconds(process) for name, process in processes.items()}
+    start = {name: cpu_seconds(process) for name, process in processes.items()}
     await asyncio.sleep(idle)  # the idle window being measured, not a wait for a condition
     return {
         "census": census,
         "processes": {
             name: {
-                "cpu_pct": 100 * (_cpu_seconds(process) - start[name]) / idle,
+                "cpu_pct": 100 * (cpu_seconds(process) - start[name]) / idle,
                 "rss_mb": process.memory_info().rss / 2**20,
             }
             for name, process in processes.items()
         },
     }
-
-
-def _cpu_seconds(process) -> float:
-    times = process.cpu_times()
-    return times.user + times.system
 
 
 async def _ask(person: Person, conversations: list[int], numbers: range, asked: int) -> None:
