@@ -7,7 +7,9 @@
    asks), wait until every run has stopped to wait, and note RSS and the census.
 3. Ask the other half (10,000 across 1,000 conversations in all), wait again, and measure the
    same idle window. RSS with half vs all of them pending separates a cost per question from
-   the memory any busy process keeps after work. Target: no measurable difference.
+   the memory any busy process keeps after work. Target: no measurable difference: nothing
+   held grows with the number pending (under one object per 100 questions), idle CPU under
+   1 %, RSS(all) - RSS(half) under 5 MB.
 """
 
 import asyncio
@@ -48,12 +50,19 @@ async def measure(stack, conversations: int, per_conversation: int, idle: float)
     for key in (*HELD, "threads"):
         figures[f"web_{key}_none"] = none["census"][key]
         figures[f"web_{key}_pending"] = pending["census"][key]
+    # Per question, not exact: one coroutine more at 1,000 pending (a timer, a pool's reader)
+    # is not a cost of waiting; one per question, or one per hundred, would be.
+    for key in HELD:
+        added = pending["census"][key] - none["census"][key]
+        figures[f"web_{key}_per_question"] = added / total
     figures["met"] = (
-        all(pending["census"][key] <= none["census"][key] for key in HELD)
+        all(figures[f"web_{key}_per_question"] < 0.01 for key in HELD)
         and all(stats["cpu_pct"] < 1 for stats in pending["processes"].values())
         and all(figures[f"{name}_rss_mb_all"] - half_rss[name] < 5 for name in half_rss)
     )
-    figures["target"] = "nothing more held; idle CPU < 1 %; RSS(all) - RSS(half) < 5 MB"
+    figures["target"] = (
+        "held objects < 1 per 100 questions; idle CPU < 1 %; RSS(all) - RSS(half) < 5 MB"
+    )
     return figures
 
 
