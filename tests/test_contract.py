@@ -73,7 +73,7 @@ def test_it_degrades_payloads_that_are_not_json():
 
 def test_it_names_the_empty_message():
     assert parse_request({"message": "  ", "requestedSchema": {"type": "object"}}) == Degraded(
-        "message is empty"
+        "message is empty", "/message"
     )
 
 
@@ -81,7 +81,7 @@ def test_it_accepts_a_message_at_the_limit_and_refuses_one_above():
     at_limit = payload({}, message="m" * MAX_MESSAGE_CHARS)
     assert isinstance(parse_request(at_limit), ElicitationRequest)
     above = payload({}, message="m" * (MAX_MESSAGE_CHARS + 1))
-    assert parse_request(above) == Degraded("message is longer than 4000 characters")
+    assert parse_request(above) == Degraded("message is longer than 4000 characters", "/message")
 
 
 def test_it_counts_the_payload_in_utf8_bytes_of_compact_json():
@@ -97,7 +97,7 @@ def test_it_counts_the_payload_in_utf8_bytes_of_compact_json():
 
 def test_it_requires_an_object_schema():
     result = parse_request({"message": "Hi", "requestedSchema": {"type": "array"}})
-    assert result == Degraded('requestedSchema must have type "object"')
+    assert result == Degraded('requestedSchema must have type "object"', "/requestedSchema/type")
 
 
 def test_it_reads_missing_or_empty_properties_as_a_confirmation():
@@ -209,10 +209,13 @@ def test_it_reads_every_multi_select_form(prop):
 @pytest.mark.parametrize(
     ("prop", "expected"),
     [
-        ({"type": "string", "enum": ["a", 1]}, "has an enum of non-strings"),
-        ({"type": "integer", "enum": [1, 2]}, "options are for strings only"),
+        ({"type": "string", "enum": ["a", 1]}, "has option 1, which is not a string"),
+        ({"type": "boolean", "enum": [True]}, "options are for strings and numbers only"),
+        ({"type": "integer", "enum": ["1", "2"]}, 'has option "1", which is not a whole number'),
+        ({"type": "integer", "enum": [1, 2.5]}, "has option 2.5, which is not a whole number"),
+        ({"type": "number", "enum": [1, True]}, "has option true, which is not a number"),
         ({"type": "string", "enum": ["a"], "enumNames": []}, "enumNames that do not match"),
-        ({"type": "string", "oneOf": [{"title": "A"}]}, 'without a string "const"'),
+        ({"type": "string", "oneOf": [{"title": "A"}]}, 'without a "const"'),
         ({"type": "string", "enum": []}, "has no options"),
         ({"type": "string", "enum": ["a", "a"]}, 'has duplicate option "a"'),
         ({"type": "string", "enum": [" "]}, "has a blank option"),
@@ -284,9 +287,13 @@ def test_it_keeps_the_outer_title_of_a_nullable_property():
 @pytest.mark.parametrize(
     ("prop", "expected"),
     [
-        ({"type": "number", "minimum": "1"}, "minimum that is not a finite number"),
-        ({"type": "number", "maximum": math.inf}, "maximum that is not a finite number"),
-        ({"type": "number", "minimum": True}, "minimum that is not a finite number"),
+        ({"type": "number", "minimum": "1"}, 'minimum "1", which is not a finite number'),
+        ({"type": "number", "maximum": math.inf}, "maximum Infinity, which is not a finite"),
+        ({"type": "number", "minimum": True}, "minimum true, which is not a finite number"),
+        ({"type": "number", "exclusiveMinimum": True}, "exclusiveMinimum true, which is not"),
+        ({"type": "number", "multipleOf": 0}, "multipleOf 0, not above 0"),
+        ({"type": "number", "exclusiveMinimum": 3, "maximum": 3}, "exclusiveMinimum not below"),
+        ({"type": "integer", "minimum": 3, "exclusiveMaximum": 3}, "minimum not below"),
         ({"type": "integer", "minimum": 5, "maximum": 1}, "minimum greater than maximum"),
         ({"type": "string", "minLength": -1}, "minLength that is not a whole number"),
         ({"type": "string", "minLength": 3, "maxLength": 2}, "minLength greater than maxLength"),
@@ -372,8 +379,8 @@ def test_it_degrades_defaults_that_are_not_valid_answers(prop, expected):
 )
 def test_it_refuses_properties_that_ask_for_secrets(name):
     assert reason({name: STRING}) == (
-        f'property "{name}" asks for a secret — use a connection flow instead of asking '
-        "for secrets in a form"
+        f'property "{name}" asks for a secret — secrets belong in a URL-mode elicitation '
+        "(the person enters them on the server's own page), never in a form"
     )
 
 
