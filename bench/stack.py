@@ -107,15 +107,19 @@ class Stack:
         import django
 
         django.setup()
+        from django.conf import settings
         from django.contrib.auth.models import User
         from django.core.management import call_command
 
         call_command("migrate", verbosity=0)
         User.objects.create_user(USERNAME, password=PASSWORD)  # before seed: no local login
         call_command("seed", stdout=open(os.devnull, "w"))
+        # As the Procfile runs it, pinging quiet websockets as configured.
+        ping = str(settings.WEBSOCKET_PING_SECONDS)
         self.web = self._spawn(
-            "web", "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "bench.asgi:application"
-        )
+            "web", "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "--ping-interval",
+            ping, "bench.asgi:application",
+        )  # fmt: skip
         wait_until(self._answers, 30, "daphne did not start")
         for number in range(self.worker_count):
             worker = self._spawn(f"worker-{number}", "manage.py", "agent_worker", *self.worker_args)
