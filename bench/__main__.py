@@ -69,6 +69,17 @@ def headline(result: dict) -> tuple[str, str, str]:
                 f"floor {r['floor_s']:.1f} s at concurrency {r['concurrency']}",
                 f"{r['ratio']:.2f}",
             )
+        case "idle_sockets":
+            top, base = r["open_sockets"], r["levels"][0]
+            return (
+                f"{top:,} idle tabs: CPU {r[f'cpu_pct_{top}']:.2f} %, "
+                f"{r['rss_kb_per_socket']:.0f} KB RSS per tab, page {r[f'page_ms_{top}']:.0f} ms, "
+                f"push {r[f'push_ms_{top}']:.1f} ms",
+                f"none open: CPU {r[f'cpu_pct_{base}']:.2f} %, page {r[f'page_ms_{base}']:.0f} ms, "
+                f"push {r[f'push_ms_{base}']:.1f} ms",
+                f"CPU +{r['cpu_pct_added']:.2f} points, page {r['page_ratio']:.2f}, "
+                f"push {r['push_ratio']:.2f}",
+            )
     return "", "", ""
 
 

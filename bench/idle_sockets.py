@@ -35,6 +35,7 @@ async def measure(stack, levels: tuple[int, ...], window: float) -> dict:
         idle_conversation = await person.start_conversation()
         page = f"/c/{await person.start_conversation()}/"
         echo = await open_echo(person)
+        await _page_seconds(person, page)  # warm: the first loads compile templates
         for level in levels:
             sockets += await _open_tabs(person, idle_conversation, level - len(sockets))
             cpu = cpu_seconds(web)
