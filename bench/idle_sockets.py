@@ -2,9 +2,9 @@
 
 Opens N conversation websockets as the page does (the same handshake, login cookie and first
 resync; no client pings, as browsers send none) and leaves them idle. At each N, on the same
-running server: RSS, CPU over an idle window, the conversation page's latency (median of 20
-GETs) and push delivery (a bare `group_send` through `/ws/bench/echo/`, median of 50). Every
-figure is read against N = 0 from the same run.
+running server: RSS, CPU over an idle window (a whole round of keepalive pings at least), the
+conversation page's latency (median of 20 GETs) and push delivery (a bare `group_send` through
+`/ws/bench/echo/`, median of 50). Every figure is read against N = 0 from the same run.
 Target: idle CPU at the largest N within 0.5 points of N = 0 (no measurable cost), page and
 push latency within 1.5x of N = 0.
 """
@@ -13,6 +13,7 @@ import asyncio
 import statistics
 import time
 
+from django.conf import settings
 from websockets.asyncio.client import connect
 
 from bench.client import Person, echo_seconds, open_echo
@@ -22,9 +23,6 @@ from bench.stack import cpu_seconds
 # Opening is bounded by the server (each connect checks ownership and renders a resync in its
 # one database thread): more at once only hits the 5 s handshake timeout.
 OPENING_AT_ONCE = 10
-# Long enough to take in more than one round of daphne's keepalive pings (every 20 s by
-# default), whatever --idle says.
-MIN_WINDOW_SECONDS = 45
 
 
 async def measure(stack, levels: tuple[int, ...], window: float) -> dict:
@@ -97,7 +95,9 @@ async def _page_seconds(person: Person, path: str) -> float:
 
 def run(stack, quick: bool, idle: float, **options) -> dict:
     levels = (0, 1000) if quick else (0, 2000, 4000)
-    return asyncio.run(measure(stack, levels, max(idle, MIN_WINDOW_SECONDS)))
+    # Whatever --idle says, a window takes in a whole round of keepalive pings.
+    window = max(idle, settings.WEBSOCKET_PING_SECONDS + 10)
+    return asyncio.run(measure(stack, levels, window))
 
 
 if __name__ == "__main__":

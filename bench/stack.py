@@ -21,6 +21,7 @@ import uuid
 from pathlib import Path
 
 import psutil
+from django.conf import settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 POSTGRES_URL = os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432")
@@ -107,7 +108,6 @@ class Stack:
         import django
 
         django.setup()
-        from django.conf import settings
         from django.contrib.auth.models import User
         from django.core.management import call_command
 
