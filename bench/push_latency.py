@@ -2,8 +2,9 @@
 
 Each question is one turn of the bench agent (POST a message, the run asks). Its latency is
 the websocket arrival time minus the part's `created_at`. The baseline, measured right after
-each question so both see the same machine: a bare `group_send` of a fragment of the same
-size through the same channel layer (`/ws/bench/echo/`), from the send to the arrival.
+each question so both see the same machine, but once its run has stopped to wait (so it does
+not also pay for the run's last writes): a bare `group_send` of a fragment of the same size
+through the same channel layer (`/ws/bench/echo/`), from the send to the arrival.
 Target: elicit median / baseline median <= 1.5.
 """
 
@@ -31,6 +32,8 @@ async def measure(stack, questions: int) -> dict:
                     arrived, fragment = await tab.wait_for(PENDING_PART)
                     arrivals[int(PENDING_PART.search(fragment).group(1))] = arrived
                     sizes.append(len(fragment))
+                    # The baseline on a quiet server: once the run has stopped to wait.
+                    await tab.wait_for(f'id="status"[^>]*data-state="idle-{number - start + 1}"')
                     baseline.append(await echo_seconds(echo, len(fragment)))
         await echo.close()
     rows = Part.objects.filter(pk__in=arrivals).values_list("pk", "created_at")
