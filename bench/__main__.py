@@ -9,7 +9,14 @@ import json
 import subprocess
 import sys
 
-NAMES = ["push_latency", "settle_throughput", "waiting_cost", "replay_render", "worker_concurrency"]
+NAMES = [
+    "push_latency",
+    "settle_throughput",
+    "waiting_cost",
+    "replay_render",
+    "worker_concurrency",
+    "idle_sockets",
+]
 
 
 def headline(result: dict) -> tuple[str, str, str]:
@@ -18,8 +25,7 @@ def headline(result: dict) -> tuple[str, str, str]:
     match r["bench"]:
         case "push_latency":
             return (
-                f"median {r['elicit_median_ms']:.1f} ms, p99 {r['elicit_p99_ms']:.1f} ms "
-                f"(save+render+send {r['save_render_send_median_ms']:.1f} ms)",
+                f"median {r['elicit_median_ms']:.1f} ms, p99 {r['elicit_p99_ms']:.1f} ms",
                 f"median {r['baseline_median_ms']:.1f} ms, p99 {r['baseline_p99_ms']:.1f} ms",
                 f"{r['ratio_median']:.2f} (p99 {r['ratio_p99']:.2f})",
             )
@@ -62,6 +68,17 @@ def headline(result: dict) -> tuple[str, str, str]:
                 f"{r['conversations']} turns of a 1 s step: {r['wall_s']:.1f} s",
                 f"floor {r['floor_s']:.1f} s at concurrency {r['concurrency']}",
                 f"{r['ratio']:.2f}",
+            )
+        case "idle_sockets":
+            top, base = r["open_sockets"], r["levels"][0]
+            return (
+                f"{top:,} idle tabs: CPU {r[f'cpu_pct_{top}']:.2f} %, "
+                f"{r['rss_kb_per_socket']:.0f} KB RSS per tab, page {r[f'page_ms_{top}']:.0f} ms, "
+                f"push {r[f'push_ms_{top}']:.1f} ms",
+                f"none open: CPU {r[f'cpu_pct_{base}']:.2f} %, page {r[f'page_ms_{base}']:.0f} ms, "
+                f"push {r[f'push_ms_{base}']:.1f} ms",
+                f"CPU +{r['cpu_pct_added']:.2f} points, page {r['page_ratio']:.2f}, "
+                f"push {r['push_ratio']:.2f}",
             )
     return "", "", ""
 

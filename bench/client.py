@@ -87,6 +87,19 @@ class Tab:
             return await self.changed.wait_for(first_match)
 
 
+async def open_echo(person: Person):
+    """Open `/ws/bench/echo/`: the bare `group_send` baseline that pushes are read against."""
+    url = person.stack.url.replace("http", "ws") + "/ws/bench/echo/"
+    return await connect(url, origin=person.stack.url, max_size=None)
+
+
+async def echo_seconds(socket, size: int) -> float:
+    """Return how long a bare `group_send` of `size` bytes took from send to arrival."""
+    await socket.send(str(size))
+    message = await socket.recv()
+    return time.time() - float(message.split(" ", 1)[0])
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]

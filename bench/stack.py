@@ -21,6 +21,7 @@ import uuid
 from pathlib import Path
 
 import psutil
+from django.conf import settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 POSTGRES_URL = os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432")
@@ -32,6 +33,12 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def cpu_seconds(process: psutil.Process) -> float:
+    """Return the CPU time a process has used so far (user and system)."""
+    times = process.cpu_times()
+    return times.user + times.system
 
 
 def wait_until(condition, timeout: float, what: str):
@@ -107,9 +114,12 @@ class Stack:
         call_command("migrate", verbosity=0)
         User.objects.create_user(USERNAME, password=PASSWORD)  # before seed: no local login
         call_command("seed", stdout=open(os.devnull, "w"))
+        # As the Procfile runs it, pinging quiet websockets as configured.
+        ping = str(settings.WEBSOCKET_PING_SECONDS)
         self.web = self._spawn(
-            "web", "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "bench.asgi:application"
-        )
+            "web", "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "--ping-interval",
+            ping, "bench.asgi:application",
+        )  # fmt: skip
         wait_until(self._answers, 30, "daphne did not start")
         for number in range(self.worker_count):
             worker = self._spawn(f"worker-{number}", "manage.py", "agent_worker", *self.worker_args)

@@ -7,7 +7,9 @@
    asks), wait until every run has stopped to wait, and note RSS and the census.
 3. Ask the other half (10,000 across 1,000 conversations in all), wait again, and measure the
    same idle window. RSS with half vs all of them pending separates a cost per question from
-   the memory any busy process keeps after work. Target: no measurable difference.
+   the memory any busy process keeps after work. Target: no measurable difference: nothing
+   held grows with the number pending (under one object per 100 questions), idle CPU under
+   1 %, RSS(all) - RSS(half) under 5 MB.
 """
 
 import asyncio
@@ -17,7 +19,7 @@ import urllib.request
 
 from bench.client import Person
 from bench.runner import bench_main
-from bench.stack import wait_until
+from bench.stack import cpu_seconds, wait_until
 
 CONCURRENCY = 20
 BATCH = 100
@@ -48,12 +50,19 @@ async def measure(stack, conversations: int, per_conversation: int, idle: float)
     for key in (*HELD, "threads"):
         figures[f"web_{key}_none"] = none["census"][key]
         figures[f"web_{key}_pending"] = pending["census"][key]
+    # Per question, not exact: one coroutine more at 1,000 pending (a timer, a pool's reader)
+    # is not a cost of waiting; one per question, or one per hundred, would be.
+    for key in HELD:
+        added = pending["census"][key] - none["census"][key]
+        figures[f"web_{key}_per_question"] = added / total
     figures["met"] = (
-        all(pending["census"][key] <= none["census"][key] for key in HELD)
+        all(figures[f"web_{key}_per_question"] < 0.01 for key in HELD)
         and all(stats["cpu_pct"] < 1 for stats in pending["processes"].values())
         and all(figures[f"{name}_rss_mb_all"] - half_rss[name] < 5 for name in half_rss)
     )
-    figures["target"] = "nothing more held; idle CPU < 1 %; RSS(all) - RSS(half) < 5 MB"
+    figures["target"] = (
+        "held objects < 1 per 100 questions; idle CPU < 1 %; RSS(all) - RSS(half) < 5 MB"
+    )
     return figures
 
 
@@ -86,23 +95,18 @@ async def _idle_window(stack, person: Person, idle: float) -> dict:
     """Measure the server processes over `idle` seconds in which nobody does anything."""
     census = (await person.client.get("/bench/census")).json()
     processes = stack.processes()
-    start = {name: _cpu_seconds(process) for name, process in processes.items()}
+    start = {name: cpu_seconds(process) for name, process in processes.items()}
     await asyncio.sleep(idle)  # the idle window being measured, not a wait for a condition
     return {
         "census": census,
         "processes": {
             name: {
-                "cpu_pct": 100 * (_cpu_seconds(process) - start[name]) / idle,
+                "cpu_pct": 100 * (cpu_seconds(process) - start[name]) / idle,
                 "rss_mb": process.memory_info().rss / 2**20,
             }
             for name, process in processes.items()
         },
     }
-
-
-def _cpu_seconds(process) -> float:
-    times = process.cpu_times()
-    return times.user + times.system
 
 
 async def _ask(person: Person, conversations: list[int], numbers: range, asked: int) -> None:

@@ -248,14 +248,26 @@ class TurnContext:
             tool_call_id=call_id or f"call_{self.turn.pk}_{index}",
             approval_key=approval_key,
         )
-        try:
-            await part.asave()
-        except IntegrityError:
+        html = await sync_to_async(_save_and_render)(part)
+        if html is None:
             return await Part.objects.aget(turn=self.turn, call_index=index)
-        html = await sync_to_async(fragments.render_new_part)(part)
         await push_html(self.conversation.pk, html)
-        await Part.objects.filter(pk=part.pk).aupdate(pushed_at=timezone.now())
         return part
+
+
+def _save_and_render(part: Part) -> str | None:
+    """Insert a new part and return its fragment, in one hop off the event loop; return None
+    if another run of the turn saved it first.
+
+    A saved part is in the chat (a page load or a reconnecting tab shows it), so `pushed_at`
+    goes in the INSERT: no second write after the push, which is best effort anyway.
+    """
+    part.pushed_at = timezone.now()
+    try:
+        part.save()
+    except IntegrityError:
+        return None
+    return fragments.render_new_part(part)
 
 
 def offered_actions(allowed_actions: list[str] | None) -> list[str]:

@@ -10,6 +10,7 @@ import sys
 from daphne.access import AccessLogGenerator
 from daphne.endpoints import build_endpoint_description_strings
 from daphne.server import Server
+from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from playground import embedded, server_loop
@@ -29,6 +30,7 @@ class Command(BaseCommand):
             application=application,
             endpoints=endpoints,
             ready_callable=_adopt_loop,
+            ping_interval=settings.WEBSOCKET_PING_SECONDS,
             action_logger=AccessLogGenerator(sys.stdout) if options["verbosity"] else None,
             verbosity=options["verbosity"],
         ).run()
