@@ -4,6 +4,8 @@ Fragments never depend on the request, so the same HTML serves a page load, a se
 response, a websocket push and the admin.
 """
 
+import json
+
 from django.template.loader import render_to_string
 from django.urls import reverse
 
@@ -43,10 +45,33 @@ def part_context(
         "notice": notice,
         "allows": set(part.allowed_actions or []),
         "zone": zone_of(part.conversation.owner),
+        "wire": wire_of(part) if stored else [],
+        # When it was asked, shown in a tab, answered, and when the agent carried on.
+        "wire_times": [
+            ("Asked", part.created_at),
+            ("Shown", part.pushed_at),
+            ("Answered", part.settled_at),
+            ("Resumed", part.resumed_at),
+        ],
     }
     if known and part.normalized is not None:
         context |= kind.context(part, submitted, errors)
     return context
+
+
+def wire_of(part: Part) -> list[tuple[str, str]]:
+    """Return what travelled for a part as readable JSON: the request as sent and as read, and
+    the envelope the agent received (those that exist yet)."""
+    sides = [
+        ("Request, as the agent sent it", part.payload),
+        ("Normalized request", part.normalized),
+        ("Envelope the agent received", part.response),
+    ]
+    return [
+        (label, json.dumps(value, indent=2, ensure_ascii=False))
+        for label, value in sides
+        if value is not None
+    ]
 
 
 def render_part_html(part: Part, **options) -> str:
