@@ -49,7 +49,7 @@ def test_a_settled_part_shows_its_envelope_and_when_it_was_answered(alice, seede
     client = Client()
     client.force_login(alice)
     wire = wire_of(answer(client, part, env="staging\nthen production").text)
-    envelope = '<pre class="wire-json"><code>{\n  "action": "accept"'
+    envelope = '<pre class="wire-json" tabindex="0"><code>{\n  "action": "accept"'
     assert f"Envelope the agent received</p>{envelope}" in wire
     assert '"env": "staging\\nthen production"' in wire
     part.refresh_from_db()
