@@ -6,6 +6,8 @@ import json
 import pytest
 from django.test import Client
 
+from elicitation.contract import WARNING_CODES, parse_request
+from elicitation.mcp_wire import degraded_error, elicitation_create
 from elicitation.models import Part
 from playground.models import Conversation, Turn
 from tests.conftest import make_conversation
@@ -167,3 +169,87 @@ def test_ask_in_a_chat_refuses_what_is_not_json_and_keeps_the_text(client, seede
 
 def test_someone_logged_out_is_sent_to_log_in(db):
     assert Client().get("/workbench/").status_code == 302
+
+
+# One property per warning the contract gives, and the sentence the workbench shows for it.
+WARNINGS = {
+    "ignored-keyword": (
+        {"type": "integer", "title": "N", "multipleOf": 2},
+        '"multipleOf" is not part of the form dialect and is ignored',
+        "/requestedSchema/properties/timeOfDay/multipleOf",
+    ),
+    "unknown-format": (
+        {"type": "string", "title": "H", "format": "hostname"},
+        'format "hostname" is not known and is dropped; the field is plain text',
+        "/requestedSchema/properties/timeOfDay/format",
+    ),
+    "format-alias": (
+        {"type": "string", "title": "T", "format": "textarea"},
+        'format "textarea" is read as "multiline"',
+        "/requestedSchema/properties/timeOfDay/format",
+    ),
+    "unknown-widget": (
+        {"type": "string", "title": "W", "x-ui": {"widget": "slider"}},
+        'x-ui widget "slider" is not known; the field is plain text',
+        "/requestedSchema/properties/timeOfDay/x-ui/widget",
+    ),
+    "humanized-label": (
+        {"type": "string"},
+        '"timeOfDay" has no title and shows as "Time of day"',
+        "/requestedSchema/properties/timeOfDay",
+    ),
+    "nullable-optional": (
+        {"title": "O", "anyOf": [{"type": "string"}, {"type": "null"}]},
+        'anyOf allows null, so the field is read as optional "string"',
+        "/requestedSchema/properties/timeOfDay/anyOf",
+    ),
+    "type-assumed": (
+        {"title": "E", "enum": ["a", "b"]},
+        'no type is given, so the select is read as "string"',
+        "/requestedSchema/properties/timeOfDay",
+    ),
+}
+
+
+def test_every_warning_kind_the_contract_gives_is_covered_here():
+    assert set(WARNINGS) == set(WARNING_CODES)
+
+
+@pytest.mark.parametrize("code", sorted(WARNINGS))
+def test_each_warning_is_listed_under_the_editor_with_its_pointer(client, code):
+    prop, text, pointer = WARNINGS[code]
+    payload = {"message": "When?", "requestedSchema": {"type": "object", "properties": {
+        "timeOfDay": prop}}}  # fmt: skip
+    shown = html.unescape(preview(client, json.dumps(payload)).text)
+    assert "1 thing this client accepts but ignores or changes:" in shown
+    assert f'<li data-code="{code}">{text} <code class="pointer">{pointer}</code></li>' in shown
+
+
+def test_a_degraded_payload_points_at_the_offending_place(client):
+    payload = {"message": "Age?", "requestedSchema": {"type": "object", "properties": {
+        "age": {"type": "integer", "minimum": 9, "maximum": 1}}}}  # fmt: skip
+    shown = html.unescape(preview(client, json.dumps(payload)).text)
+    assert "This client would not show it: property" in shown
+    assert '<code class="pointer">/requestedSchema/properties/age' in shown
+
+
+def test_the_mcp_wire_shows_the_request_and_the_result_a_client_answers(client):
+    shown = html.unescape(preview(client, TEXT).text)
+    request = json.dumps(
+        elicitation_create(PAYLOAD["message"], PAYLOAD["requestedSchema"]), indent=2
+    )
+    assert request in shown
+    answered = client.post(
+        "/workbench/", {"payload": TEXT, "action": "accept", "answer.env": "production"}, **HTMX
+    )
+    result = json.dumps({"action": "accept", "content": {"env": "production"}}, indent=2)
+    assert f'<pre class="code-block mcp-result" tabindex="0"><code>{result}' in html.unescape(
+        answered.text
+    )
+
+
+def test_a_degraded_payload_is_answered_on_the_mcp_wire_with_an_error(client):
+    payload = {"message": "Hi", "requestedSchema": {"type": "array"}}
+    shown = html.unescape(preview(client, json.dumps(payload)).text)
+    reason = parse_request(payload).reason
+    assert json.dumps(degraded_error(reason, 1), indent=2, ensure_ascii=False) in shown

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from elicitation import contract
 from elicitation.kinds import Answer, Refusal, kind_for
+from elicitation.mcp_wire import elicitation_create
 from elicitation.models import Part
 from elicitation.settle import STATE_FOR_ACTION
 from elicitation.widgets import constraint_hint, control_for
@@ -18,6 +19,7 @@ from playground.models import Agent, Conversation
 
 ASKER = "Your agent"
 ACTIONS = ["accept", "decline", "cancel"]
+MCP_REQUEST_ID = 1  # the JSON-RPC id of the request the wire view shows
 
 # What each control is called in the field map.
 CONTROL_NAMES = {
@@ -45,8 +47,10 @@ class FieldRow:
     rules: list[str]
 
 
-def preview_part(payload: object, owner) -> Part:
-    """Return the unsaved part the chat would store for `payload`, pending or degraded."""
+def preview_part(
+    payload: object, parsed: contract.ElicitationRequest | contract.Degraded, owner
+) -> Part:
+    """Return the unsaved part the chat would store for `payload` (`parsed` by the contract)."""
     conversation = Conversation(agent=Agent(name=ASKER), owner=owner)
     part = Part(
         conversation=conversation,
@@ -55,19 +59,19 @@ def preview_part(payload: object, owner) -> Part:
         payload=payload,
         allowed_actions=ACTIONS,
     )
-    request = contract.parse_request(payload)
-    if isinstance(request, contract.Degraded):
-        part.state, part.degraded_reason = Part.State.DEGRADED, request.reason
+    if isinstance(parsed, contract.Degraded):
+        part.state, part.degraded_reason = Part.State.DEGRADED, parsed.reason
     else:
-        part.normalized = request.to_dict()
+        part.normalized = parsed.to_dict()
     return part
 
 
-def request_of(part: Part) -> contract.ElicitationRequest | None:
-    """Return the parsed request of a previewed part (None when it is degraded)."""
-    if part.normalized is None:
-        return None
-    return contract.ElicitationRequest.from_dict(part.normalized)
+def mcp_request(payload: object) -> dict:
+    """Return the `elicitation/create` request an MCP server would send with this payload."""
+    fields = payload if isinstance(payload, dict) else {}
+    return elicitation_create(
+        fields.get("message"), fields.get("requestedSchema"), request_id=MCP_REQUEST_ID
+    )
 
 
 def answer_part(part: Part, answer: Answer) -> dict | Refusal:

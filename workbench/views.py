@@ -14,6 +14,8 @@ from django_htmx.http import reswap, retarget
 
 from elicitation import contract
 from elicitation.kinds import Answer, Refusal
+from elicitation.mcp_wire import degraded_error, elicit_result
+from elicitation.models import Part
 from elicitation.rendering import render_part_html
 from elicitation.secrets import redact_secrets
 from elicitation.widgets import form_data
@@ -22,7 +24,13 @@ from playground.models import Agent, Conversation
 from playground.views import MAX_MESSAGE_CHARS, HtmxHttpRequest, add_turn
 from workbench.copy_as import as_pydantic, as_typescript
 from workbench.examples import examples
-from workbench.preview import answer_part, field_map, preview_part, request_of
+from workbench.preview import (
+    MCP_REQUEST_ID,
+    answer_part,
+    field_map,
+    mcp_request,
+    preview_part,
+)
 from workbench.reading import MAX_TEXT_BYTES, read_payload, too_big
 
 TEMPLATE = "workbench/page.html"
@@ -43,20 +51,41 @@ def _results(request: HttpRequest, text: str) -> dict:
     context = {"reading": reading, "text": text}
     if not reading.ok:
         return context
-    part = preview_part(reading.payload, request.user)
-    parsed = request_of(part)
-    context |= {"part_html": render_part_html(part), "parsed": parsed}
-    if parsed is None:
-        reason = part.degraded_reason
-        context |= {"degraded_reason": reason, "agent_error": contract.degradation_error(reason)}
-    else:
-        context |= {
-            "fields": field_map(parsed),
-            "normalized": _pretty(part.normalized),
-            "pydantic": as_pydantic(parsed),
-            "typescript": as_typescript(reading.payload),
+    parsed = contract.parse_request(reading.payload)
+    part = preview_part(reading.payload, parsed, request.user)
+    context |= {
+        "part_html": render_part_html(part),
+        "mcp_request": _pretty(mcp_request(reading.payload)),
+    }
+    if isinstance(parsed, contract.Degraded):
+        return context | {
+            "degraded": parsed,
+            "agent_error": parsed.error_text(),
+            "mcp_error": _pretty(degraded_error(parsed.reason, MCP_REQUEST_ID)),
         }
-    return context
+    return context | {
+        "parsed": parsed,
+        "fields": field_map(parsed),
+        "normalized": _pretty(part.normalized),
+        "pydantic": as_pydantic(parsed),
+        "typescript": as_typescript(reading.payload),
+    }
+
+
+def _answerable(request: HttpRequest) -> Part | HttpResponse:
+    """Return the previewed part of the posted payload, or the response saying it cannot be."""
+    reading = read_payload(request.POST.get("payload", ""))
+    if not reading.ok:
+        return _problem(request, reading.problem)
+    parsed = contract.parse_request(reading.payload)
+    if isinstance(parsed, contract.Degraded):
+        return _problem(request, CANNOT_ANSWER)
+    return preview_part(reading.payload, parsed, request.user)
+
+
+def _envelope(envelope: dict) -> dict:
+    """Return an envelope as the agent here receives it and as an MCP server would."""
+    return {"envelope": _pretty(envelope), "mcp_result": _pretty(elicit_result(envelope))}
 
 
 @login_required
@@ -88,12 +117,9 @@ def preview(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _try_it(request: HtmxHttpRequest) -> HttpResponse:
-    reading = read_payload(request.POST.get("payload", ""))
-    if not reading.ok:
-        return _problem(request, reading.problem)
-    part = preview_part(reading.payload, request.user)
-    if request_of(part) is None:
-        return _problem(request, CANNOT_ANSWER)
+    part = _answerable(request)
+    if isinstance(part, HttpResponse):
+        return part
     answer = Answer(
         action=request.POST.get("action", ""),
         fields=form_data(request.POST),
@@ -107,7 +133,7 @@ def _try_it(request: HtmxHttpRequest) -> HttpResponse:
         )
         context = {"part_html": html, "envelope_problem": NOT_SENT}
         return TemplateResponse(request, f"{TEMPLATE}#tried", context, status=envelope.status)
-    context = {"part_html": render_part_html(part), "envelope": _pretty(envelope)}
+    context = {"part_html": render_part_html(part)} | _envelope(envelope)
     return TemplateResponse(request, f"{TEMPLATE}#tried", context)
 
 
@@ -115,22 +141,20 @@ def _try_it(request: HtmxHttpRequest) -> HttpResponse:
 @require_POST
 def typed_answer(request: HtmxHttpRequest) -> HttpResponse:
     """Check an answer typed as JSON content, as an agent's client would send it."""
-    reading = read_payload(request.POST.get("payload", ""))
-    if not reading.ok:
-        return _problem(request, reading.problem)
-    parsed = request_of(preview_part(reading.payload, request.user))
-    if parsed is None:
-        return _problem(request, CANNOT_ANSWER)
+    part = _answerable(request)
+    if isinstance(part, HttpResponse):
+        return part
     content = read_payload(request.POST.get("content", ""), empty=TYPE_AN_ANSWER)
     if not content.ok:
         return _problem(request, content.problem)
+    parsed = contract.ElicitationRequest.from_dict(part.normalized)
     result = contract.validate_content(parsed, content.payload)
     if not result.ok:
         errors = {parsed_label(parsed, name): error for name, error in result.errors.items()}
         context = {"typed_errors": errors}
         return TemplateResponse(request, f"{TEMPLATE}#envelope", context, status=422)
     envelope = contract.accept(result.content, redacted=result.redacted)
-    return TemplateResponse(request, f"{TEMPLATE}#envelope", {"envelope": _pretty(envelope)})
+    return TemplateResponse(request, f"{TEMPLATE}#envelope", _envelope(envelope))
 
 
 def parsed_label(parsed: contract.ElicitationRequest, name: str) -> str:
