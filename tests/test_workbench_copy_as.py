@@ -1,4 +1,4 @@
-""""Copy as": the pydantic model, executed, makes an MCP server send the same fields; TypeScript."""
+""" "Copy as": the pydantic model, executed, makes an MCP server send the same fields; TypeScript."""
 
 from dataclasses import asdict
 
@@ -25,7 +25,7 @@ def what_a_person_gets(field: Field) -> dict:
 def asked_by_mcp_server(code: str, message: str) -> ElicitationRequest:
     """Execute the generated code; parse the schema the MCP SDK would send for its model."""
     namespace: dict = {}
-    exec(compile(code, "<copied pydantic model>", "exec"), namespace)  # noqa: S102
+    exec(compile(code, "<copied pydantic model>", "exec"), namespace)
     schema = render_elicitation_schema(namespace["Answer"])  # what ctx.elicit sends
     request = parse_request({"message": message, "requestedSchema": schema})
     assert isinstance(request, ElicitationRequest), request
@@ -67,8 +67,9 @@ def test_the_model_says_how_to_ask_it():
 
 
 def test_the_typescript_literal_spells_the_payload():
+    size = {"type": "string", "enum": ["S", "M"], "x-ui": {"placeholder": "pick"}}
     payload = {"message": "Size?", "requestedSchema": {"type": "object", "properties": {
-        "size": {"type": "string", "enum": ["S", "M"], "x-ui": {"placeholder": "pick"}}}}}  # fmt: skip
+        "size": size}}}  # fmt: skip
     assert as_typescript(payload) == (
         "const request = {\n"
         '  message: "Size?",\n'
