@@ -109,7 +109,7 @@ function goTo(line, column) {
 if (editor) {
   showLineNumbers();
   restoreFromAddress();
-  editor.addEventListener("input", () => { showLineNumbers(); keepInAddress(); });
+  editor.addEventListener("input", () => { showLineNumbers(); showBracketMatch(); keepInAddress(); });
   editor.addEventListener("scroll", showLineNumbers);
   editor.form.addEventListener("htmx:confirm", refuseIfTooBig);
   editor.form.addEventListener("submit", refuseIfTooBig);

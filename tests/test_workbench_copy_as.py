@@ -1,4 +1,4 @@
-""" "Copy as": the pydantic model, executed, makes an MCP server send the same fields; TypeScript."""
+"""Copy as: the pydantic model, executed, makes an MCP server ask the same form; TypeScript."""
 
 from dataclasses import asdict
 

@@ -1,10 +1,14 @@
 """The schema workbench in Chromium: type a payload and see the form, try it, share it."""
 
 import json
+import os
 
 from playwright.sync_api import Page, expect
 
 from tests.browser.axe import serious_findings
+from tests.browser.chat import ARTIFACTS
+from tests.browser.conftest import log_in
+from tests.live_server import BASE_DIR
 
 PAYLOAD = {
     "message": "Which environment?",
@@ -59,8 +63,14 @@ def test_the_preview_form_submits_to_errors_inline_and_then_an_envelope(page, li
     page.get_by_role("spinbutton", name="Replicas").fill("3")
     page.get_by_role("button", name="Submit").click()
     expect(page.locator("#results article")).to_have_attribute("data-state", "submitted")
-    envelope = json.loads(page.locator("#envelope pre").inner_text())
+    envelope = json.loads(page.locator("#envelope pre.envelope").inner_text())
     assert envelope == {"action": "accept", "content": {"env": "staging", "replicas": 3}}
+    mcp_result = json.loads(page.locator("#envelope pre.mcp-result").inner_text())
+    assert mcp_result == envelope
+
+    page.get_by_role("button", name="Answer again").click()
+    expect(page.locator("#results article")).to_have_attribute("data-state", "pending")
+    expect(page.get_by_role("radio", name="staging")).not_to_be_checked()
 
 
 def test_an_answer_typed_as_json_is_checked_like_the_form(page, live_server):
@@ -71,7 +81,7 @@ def test_an_answer_typed_as_json_is_checked_like_the_form(page, live_server):
     expect(page.locator("#envelope")).to_contain_text("Environment (env): Choose one of")
     page.fill("#typed-content", '{"env": "production"}')
     page.get_by_role("button", name="Check this answer").click()
-    expect(page.locator("#envelope pre")).to_contain_text('"env": "production"')
+    expect(page.locator("#envelope pre.envelope")).to_contain_text('"env": "production"')
 
 
 def test_a_share_link_reproduces_the_payload(page, live_server):
@@ -107,3 +117,24 @@ def test_it_reads_at_375_and_1366_in_light_and_dark_without_serious_findings(pag
                 editor, preview = page.locator("#payload"), page.locator("#results")
                 assert editor.bounding_box()["y"] < preview.bounding_box()["y"]
     assert findings == []
+
+
+def test_the_readme_screenshot_shows_warnings_a_form_and_its_envelope(browser, live_server):
+    context = browser.new_context(viewport={"width": 1366, "height": 1000})
+    page = context.new_page()
+    log_in(page, live_server)
+    schema = {**PAYLOAD["requestedSchema"], "properties": {
+        **PAYLOAD["requestedSchema"]["properties"],
+        "releaseNotes": {"type": "string", "format": "textarea"},
+    }}  # fmt: skip
+    open_workbench(page, live_server, json.dumps({**PAYLOAD, "requestedSchema": schema}, indent=2))
+    expect(page.locator(".warnings li")).to_have_count(2)  # the alias and the humanized name
+    page.get_by_role("radio", name="production").check()
+    page.get_by_role("button", name="Submit").click()
+    expect(page.locator("#envelope pre.envelope")).to_be_visible()
+    # Written to test-artifacts/ on every run; README_SCREENSHOTS=1 refreshes the README's.
+    docs = BASE_DIR / "docs/screenshots" if os.environ.get("README_SCREENSHOTS") else ARTIFACTS
+    docs.mkdir(parents=True, exist_ok=True)
+    page.evaluate("document.activeElement.blur()")
+    page.locator(".workbench").screenshot(path=docs / "workbench.png")
+    context.close()
