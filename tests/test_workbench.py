@@ -10,6 +10,7 @@ from elicitation.contract import WARNING_CODES, parse_request
 from elicitation.mcp_wire import degraded_error, elicitation_create
 from elicitation.models import Part
 from playground.models import Conversation, Turn
+from playground.views import MAX_MESSAGE_CHARS
 from tests.conftest import make_conversation
 from workbench.examples import examples
 from workbench.reading import MAX_DEPTH, MAX_TEXT_BYTES
@@ -49,7 +50,7 @@ def test_it_shows_the_first_example_as_the_chat_would(client):
     page = client.get("/workbench/").text
     assert "One field of every kind this playground shows" in page
     assert 'type="datetime-local"' in page and 'class="code"' in page  # the chat's templates
-    assert "Valid: 14 fields" in page
+    assert "Valid: 15 fields" in page
 
 
 def test_every_example_in_the_menu_loads_and_is_valid(client):
@@ -160,6 +161,15 @@ def test_ask_in_a_chat_starts_a_schema_tester_conversation_with_the_payload(clie
     assert Turn.objects.get(conversation=conversation).text == TEXT
 
 
+def test_a_long_payload_is_asked_in_the_chat_as_compact_json(client, seeded):
+    options = [f"option number {n}" for n in range(400)]
+    schema = {"type": "object", "properties": {"pick": {"type": "string", "enum": options}}}
+    text = json.dumps({"message": "Which?", "requestedSchema": schema}, indent=8)
+    assert len(text) > MAX_MESSAGE_CHARS > len(json.dumps(json.loads(text)))
+    client.post("/workbench/chat", {"payload": text})
+    assert json.loads(Turn.objects.get().text)["requestedSchema"] == schema
+
+
 def test_ask_in_a_chat_refuses_what_is_not_json_and_keeps_the_text(client, seeded):
     response = client.post("/workbench/chat", {"payload": "{oops"})
     assert response.status_code == 422
@@ -174,9 +184,9 @@ def test_someone_logged_out_is_sent_to_log_in(db):
 # One property per warning the contract gives, and the sentence the workbench shows for it.
 WARNINGS = {
     "ignored-keyword": (
-        {"type": "integer", "title": "N", "multipleOf": 2},
-        '"multipleOf" is not part of the form dialect and is ignored',
-        "/requestedSchema/properties/timeOfDay/multipleOf",
+        {"type": "integer", "title": "N", "readOnly": True},
+        '"readOnly" is not part of the form dialect and is ignored',
+        "/requestedSchema/properties/timeOfDay/readOnly",
     ),
     "unknown-format": (
         {"type": "string", "title": "H", "format": "hostname"},

@@ -56,6 +56,9 @@ def _attribute(field: Field) -> str:
     for attribute, name in (
         ("minimum", "ge"),
         ("maximum", "le"),
+        ("exclusive_minimum", "gt"),
+        ("exclusive_maximum", "lt"),
+        ("multiple_of", "multiple_of"),
         ("min_length", "min_length"),
         ("max_length", "max_length"),
         ("pattern", "pattern"),

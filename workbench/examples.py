@@ -29,7 +29,8 @@ EVERY_FIELD_KIND = {
             },
             "ticket": {"type": "string", "title": "Ticket", "pattern": "^[A-Z]+-[0-9]+$"},
             "count": {"type": "integer", "title": "Whole number", "minimum": 1, "maximum": 10},
-            "ratio": {"type": "number", "title": "Number", "minimum": 0, "maximum": 1},
+            "ratio": {"type": "number", "title": "Number", "exclusiveMinimum": 0, "maximum": 1},
+            "step": {"type": "number", "title": "Step of 0.25", "multipleOf": 0.25},
             "agree": {"type": "boolean", "title": "Yes or no", "default": False},
             "size": {"type": "string", "title": "One of a few", "enum": ["S", "M", "L"]},
             "country": {

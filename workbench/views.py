@@ -96,14 +96,17 @@ def workbench(request: HtmxHttpRequest) -> HttpResponse:
         return _try_it(request)
     menu = examples()
     chosen = menu.get(request.GET.get("example", ""), menu[FIRST_EXAMPLE])
-    context = _results(request, chosen.text) | {"examples": menu.values(), "chosen": chosen}
-    context |= _limits()
-    return TemplateResponse(request, TEMPLATE, context)
+    return _page(request, chosen.text, chosen=chosen)
 
 
-def _limits() -> dict:
-    # A text past Django's request limit would not reach the view: the script stops it first.
-    return {"max_text_bytes": MAX_TEXT_BYTES, "too_big": too_big("{size}")}
+def _page(request: HttpRequest, text: str, *, status: int = 200, **extra) -> HttpResponse:
+    context = _results(request, text) | {
+        "examples": examples().values(),
+        # A text past Django's request limit would not reach a view: the script stops it.
+        "max_text_bytes": MAX_TEXT_BYTES,
+        "too_big": too_big("{size}"),
+    }
+    return TemplateResponse(request, TEMPLATE, context | extra, status=status)
 
 
 @login_required
@@ -150,14 +153,14 @@ def typed_answer(request: HtmxHttpRequest) -> HttpResponse:
     parsed = contract.ElicitationRequest.from_dict(part.normalized)
     result = contract.validate_content(parsed, content.payload)
     if not result.ok:
-        errors = {parsed_label(parsed, name): error for name, error in result.errors.items()}
+        errors = {_label(parsed, name): error for name, error in result.errors.items()}
         context = {"typed_errors": errors}
         return TemplateResponse(request, f"{TEMPLATE}#envelope", context, status=422)
     envelope = contract.accept(result.content, redacted=result.redacted)
     return TemplateResponse(request, f"{TEMPLATE}#envelope", _envelope(envelope))
 
 
-def parsed_label(parsed: contract.ElicitationRequest, name: str) -> str:
+def _label(parsed: contract.ElicitationRequest, name: str) -> str:
     """Return how a person knows a property: its label and name ("" is the whole answer)."""
     labels = {field.name: f"{field.label} ({field.name})" for field in parsed.fields}
     return labels.get(name, name or "The answer")
@@ -185,13 +188,7 @@ def ask_in_chat(request: HtmxHttpRequest) -> HttpResponse:
             f"and this payload is {len(text):,} even as compact JSON."
         )
     if problem:
-        menu = examples()
-        context = _results(request, request.POST.get("payload", "")) | {
-            "examples": menu.values(),
-            "chat_problem": problem,
-        }
-        context |= _limits()
-        return TemplateResponse(request, TEMPLATE, context, status=422)
+        return _page(request, request.POST.get("payload", ""), status=422, chat_problem=problem)
     tester = get_object_or_404(Agent, slug=SCHEMA_TESTER, builtin=True)
     conversation = Conversation.objects.create(owner=request.user, agent=tester)
     add_turn(conversation, redact_secrets(text)[0])
