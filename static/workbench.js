@@ -109,7 +109,9 @@ function goTo(line, column) {
 if (editor) {
   showLineNumbers();
   restoreFromAddress();
-  editor.addEventListener("input", () => { showLineNumbers(); showBracketMatch(); keepInAddress(); });
+  // Once edited (or opened from a link) the text is no longer the example the menu names.
+  const menu = document.querySelector("[data-examples]");
+  editor.addEventListener("input", () => { showLineNumbers(); showBracketMatch(); keepInAddress(); menu.value = ""; });
   editor.addEventListener("scroll", showLineNumbers);
   editor.form.addEventListener("htmx:confirm", refuseIfTooBig);
   editor.form.addEventListener("submit", refuseIfTooBig);

@@ -50,7 +50,7 @@ def test_it_shows_the_first_example_as_the_chat_would(client):
     page = client.get("/workbench/").text
     assert "One field of every kind this playground shows" in page
     assert 'type="datetime-local"' in page and 'class="code"' in page  # the chat's templates
-    assert "Valid: 15 fields" in page
+    assert "Valid: 16 fields" in page
 
 
 def test_every_example_in_the_menu_loads_and_is_valid(client):

@@ -79,7 +79,7 @@ def _attribute(field: Field) -> str:
 
 def _python_type(field: Field) -> str:
     values = [option.value for option in field.options or ()]
-    labelled = any(option.label != option.value for option in field.options or ())
+    labelled = _labelled(field)
     if field.type == "array":
         return "list[str]" if labelled else f"list[Literal[{_values(values)}]]"
     if field.options is not None and not labelled:
@@ -91,7 +91,7 @@ def _schema_extra(field: Field) -> dict:
     """Return what pydantic's types cannot say: option titles, formats, widgets, placeholders."""
     extra: dict = {}
     titled = [{"const": option.value, "title": option.label} for option in field.options or ()]
-    if any(option.label != option.value for option in field.options or ()):
+    if _labelled(field):
         if field.type == "array":
             extra["items"] = {"anyOf": titled}
         else:
@@ -105,6 +105,11 @@ def _schema_extra(field: Field) -> dict:
     if ui:
         extra["x-ui"] = ui
     return extra
+
+
+def _labelled(field: Field) -> bool:
+    """Return whether any option has a title of its own (beyond its value, for numbers)."""
+    return any(option.label != str(option.value) for option in field.options or ())
 
 
 def _attribute_name(name: str) -> str:

@@ -33,6 +33,7 @@ EVERY_FIELD_KIND = {
             "step": {"type": "number", "title": "Step of 0.25", "multipleOf": 0.25},
             "agree": {"type": "boolean", "title": "Yes or no", "default": False},
             "size": {"type": "string", "title": "One of a few", "enum": ["S", "M", "L"]},
+            "replicas": {"type": "integer", "title": "One of a few numbers", "enum": [1, 3, 5]},
             "country": {
                 "type": "string",
                 "title": "One of many",

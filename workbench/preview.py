@@ -86,7 +86,9 @@ def answer_part(part: Part, answer: Answer) -> dict | Refusal:
 def field_map(request: contract.ElicitationRequest) -> list[FieldRow]:
     """Return each property with the control it becomes, its label and its rules."""
     return [
-        FieldRow(field.name, CONTROL_NAMES[control], field.label, rules_of(field, control))
+        FieldRow(
+            field.name, CONTROL_NAMES.get(control, control), field.label, rules_of(field, control)
+        )
         for field in request.fields
         for control in [control_for(field)]
     ]

@@ -73,6 +73,18 @@ def test_the_preview_form_submits_to_errors_inline_and_then_an_envelope(page, li
     expect(page.get_by_role("radio", name="staging")).not_to_be_checked()
 
 
+def test_the_keyboard_indents_in_the_editor_and_leaves_it_with_escape_then_tab(page, live_server):
+    open_workbench(page, live_server)
+    expect(page.get_by_label("Start from")).to_have_value("")  # edited: no example named
+    page.locator("#payload").press("Control+End")
+    page.keyboard.press("Tab")
+    assert page.input_value("#payload").endswith("}  ")  # Tab indented, focus stayed
+    assert page.evaluate("document.activeElement.id") == "payload"
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") != "payload"
+
+
 def test_an_answer_typed_as_json_is_checked_like_the_form(page, live_server):
     open_workbench(page, live_server)
     page.get_by_text("Answer as JSON", exact=True).click()
