@@ -45,33 +45,36 @@ def part_context(
         "notice": notice,
         "allows": set(part.allowed_actions or []),
         "zone": zone_of(part.conversation.owner),
-        "wire": wire_of(part) if stored else [],
-        # When it was asked, shown in a tab, answered, and when the agent carried on.
-        "wire_times": [
-            ("Asked", part.created_at),
-            ("Shown", part.pushed_at),
-            ("Answered", part.settled_at),
-            ("Resumed", part.resumed_at),
-        ],
+        # The admin shows the part disabled, beside its own record of the payload and times.
+        "wire_url": reverse("part_wire", args=[part.pk]) if stored and not disabled else "",
     }
     if known and part.normalized is not None:
         context |= kind.context(part, submitted, errors)
     return context
 
 
-def wire_of(part: Part) -> list[tuple[str, str]]:
-    """Return what travelled for a part as readable JSON: the request as sent and as read, and
-    the envelope the agent received (those that exist yet)."""
+def wire_context(part: Part) -> dict:
+    """Return what travelled for a part, for its "Show wire": the request as sent and as read
+    and the envelope as readable JSON (those that exist yet), and when each step happened."""
     sides = [
         ("Request, as the agent sent it", part.payload),
         ("Normalized request", part.normalized),
         ("Envelope the agent received", part.response),
     ]
-    return [
-        (label, json.dumps(value, indent=2, ensure_ascii=False))
-        for label, value in sides
-        if value is not None
-    ]
+    return {
+        "wire": [
+            (label, json.dumps(value, indent=2, ensure_ascii=False))
+            for label, value in sides
+            if value is not None
+        ],
+        "wire_times": [
+            ("Asked", part.created_at),
+            ("Shown", part.pushed_at),
+            ("Answered", part.settled_at),
+            ("Resumed", part.resumed_at),
+        ],
+        "zone": zone_of(part.conversation.owner),
+    }
 
 
 def render_part_html(part: Part, **options) -> str:

@@ -83,6 +83,8 @@ async function restoreFromAddress() {
     return;
   }
   showLineNumbers();
+  // htmx listens from DOMContentLoaded on (its handler was added before this script's).
+  if (document.readyState === "loading") await new Promise((ready) => document.addEventListener("DOMContentLoaded", ready));
   editor.dispatchEvent(new Event("input", { bubbles: true }));
 }
 
@@ -132,7 +134,12 @@ if (editor) {
     if (!target) return;
     if (target.dataset.goToLine) return goTo(Number(target.dataset.goToLine), Number(target.dataset.goToColumn));
     const text = target.dataset.copy ? document.getElementById(target.dataset.copy).textContent : `${location.origin}${location.pathname}#p=${await packed(editor.value)}`;
-    await navigator.clipboard.writeText(text);
-    document.querySelector("[data-copied]").textContent = target.dataset.copy ? "Copied." : "Link copied: it opens this payload.";
+    const said = document.querySelector("[data-copied]");
+    try {
+      await navigator.clipboard.writeText(text);  // only on https or localhost
+      said.textContent = target.dataset.copy ? "Copied." : "Link copied: it opens this payload.";
+    } catch {
+      said.textContent = target.dataset.copy ? "Select the code to copy it." : "Copy the address bar: it holds this payload.";
+    }
   });
 }

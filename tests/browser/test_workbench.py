@@ -112,7 +112,11 @@ def test_ask_this_in_a_chat_opens_the_schema_tester_with_the_payload(page, live_
     open_workbench(page, live_server)
     page.get_by_role("button", name="Ask this in a chat").click()
     page.wait_for_url("**/c/*/")
-    expect(page.locator(".part--pending .part-message")).to_have_text(PAYLOAD["message"])
+    question = page.locator(".part--pending")
+    expect(question.locator(".part-message")).to_have_text(PAYLOAD["message"])
+    question.get_by_text("Show wire").click()  # loaded when opened
+    expect(question.locator(".wire-json").first).to_contain_text('"message": "Which environment?"')
+    expect(question.locator(".wire-times")).to_contain_text("Answerednot yet")  # <dt><dd>
 
 
 def test_it_reads_at_375_and_1366_in_light_and_dark_without_serious_findings(page, live_server):
