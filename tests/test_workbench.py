@@ -5,6 +5,8 @@ import json
 
 import pytest
 from django.test import Client
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from elicitation.contract import WARNING_CODES, parse_request
 from elicitation.mcp_wire import degraded_error, elicitation_create
@@ -12,6 +14,7 @@ from elicitation.models import Part
 from playground.models import Conversation, Turn
 from playground.views import MAX_MESSAGE_CHARS
 from tests.conftest import make_conversation
+from tests.golden import reference_examples
 from workbench.examples import examples
 from workbench.reading import MAX_DEPTH, MAX_TEXT_BYTES
 
@@ -55,7 +58,7 @@ def test_it_shows_the_first_example_as_the_chat_would(client):
 
 def test_every_example_in_the_menu_loads_and_is_valid(client):
     menu = examples()
-    assert {"contact_form", "enum_variants", "every-field-kind", "mcp-enum-forms"} <= set(menu)
+    assert set(menu) == {"every-field-kind", "mcp-enum-forms"} | set(reference_examples())
     for name in menu:
         page = client.get("/workbench/", {"example": name}).text
         assert f'value="{name}" selected' in page and "Valid:" in page, name
@@ -263,3 +266,27 @@ def test_a_degraded_payload_is_answered_on_the_mcp_wire_with_an_error(client):
     shown = html.unescape(preview(client, json.dumps(payload)).text)
     reason = parse_request(payload).reason
     assert json.dumps(degraded_error(reason, 1), indent=2, ensure_ascii=False) in shown
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+near_payloads = st.builds(
+    lambda message, schema: json.dumps({"message": message, "requestedSchema": schema}),
+    json_values,
+    st.dictionaries(st.sampled_from(["type", "properties", "required", "title"]), json_values),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(text=st.text(max_size=200) | near_payloads)
+def test_whatever_is_typed_gets_a_preview_or_a_reason_never_an_error(alice, text):
+    client = Client()
+    client.force_login(alice)
+    response = preview(client, text)
+    assert response.status_code == 200
+    assert "Valid:" in response.text or 'class="error"' in response.text
