@@ -16,7 +16,7 @@ from playground.views import MAX_MESSAGE_CHARS
 from tests.conftest import make_conversation
 from tests.golden import reference_examples
 from workbench.examples import examples
-from workbench.reading import MAX_DEPTH, MAX_TEXT_BYTES
+from workbench.reading import MAX_DEPTH, MAX_TEXT_BYTES, locate
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 PAYLOAD = {
@@ -235,7 +235,9 @@ def test_each_warning_is_listed_under_the_editor_with_its_pointer(client, code):
         "timeOfDay": prop}}}  # fmt: skip
     shown = html.unescape(preview(client, json.dumps(payload)).text)
     assert "1 thing this client accepts but ignores or changes:" in shown
-    assert f'<li data-code="{code}">{text} <code class="pointer">{pointer}</code></li>' in shown
+    button = '<button type="button" class="link-button pointer"'
+    assert f'<li data-code="{code}">{text} {button}' in shown
+    assert f'aria-label="Go to {pointer}, line 1"><code>{pointer}</code></button></li>' in shown
 
 
 def test_a_degraded_payload_points_at_the_offending_place(client):
@@ -243,7 +245,21 @@ def test_a_degraded_payload_points_at_the_offending_place(client):
         "age": {"type": "integer", "minimum": 9, "maximum": 1}}}}  # fmt: skip
     shown = html.unescape(preview(client, json.dumps(payload)).text)
     assert "This client would not show it: property" in shown
-    assert '<code class="pointer">/requestedSchema/properties/age' in shown
+    assert 'aria-label="Go to /requestedSchema/properties/age' in shown
+
+
+def test_a_pointer_is_found_where_its_key_is_written():
+    text = json.dumps({"message": "Age?", "requestedSchema": {"type": "object", "properties": {
+        "limit": {"type": "integer", "minimum": 1},
+        "age": {"type": "integer", "minimum": 9, "maximum": 1}},
+        "required": ["limit", "age"]}}, indent=2)  # fmt: skip
+    lines = text.split("\n")
+    line, column = locate(text, "/requestedSchema/properties/age/minimum")
+    assert lines[line - 1][column - 1 :] == '"minimum": 9,'
+    line, column = locate(text, "/requestedSchema/required/1")  # the array's key
+    assert lines[line - 1][column - 1 :] == '"required": ['
+    assert locate(text, "/requestedSchema/properties/missing") is None
+    assert locate(text, "") is None  # the whole payload: nowhere in particular
 
 
 def test_the_mcp_wire_shows_the_request_and_the_result_a_client_answers(client):

@@ -5,6 +5,7 @@ refused with the limit it broke instead of hanging the parser or raising a 500.
 """
 
 import json
+import re
 from dataclasses import dataclass
 
 from elicitation.contract import MAX_PAYLOAD_BYTES
@@ -79,3 +80,24 @@ def _too_deep() -> str:
         f"This text nests more than {MAX_DEPTH} levels deep, the workbench's limit "
         "(a request_input payload needs 5)."
     )
+
+
+def locate(text: str, pointer: str) -> tuple[int, int] | None:
+    """Return the line and column where a JSON pointer's last key is written in `text`.
+
+    Each key is looked for after its parent's, the first `"key":` there; array positions are
+    skipped (the place shown is their array's key). None when the text does not spell it so.
+    """
+    position, found = 0, None
+    for part in pointer.split("/")[1:]:
+        key = part.replace("~1", "/").replace("~0", "~")
+        if key.isdigit():
+            continue
+        match = re.compile(re.escape(json.dumps(key)) + r"\s*:").search(text, position)
+        if match is None:
+            return None
+        position, found = match.end(), match.start()
+    if found is None:
+        return None
+    before = text[:found]
+    return before.count("\n") + 1, found - (before.rfind("\n") + 1) + 1

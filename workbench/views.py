@@ -31,7 +31,7 @@ from workbench.preview import (
     mcp_request,
     preview_part,
 )
-from workbench.reading import MAX_TEXT_BYTES, read_payload, too_big
+from workbench.reading import MAX_TEXT_BYTES, locate, read_payload, too_big
 
 TEMPLATE = "workbench/page.html"
 FIRST_EXAMPLE = "every-field-kind"
@@ -60,11 +60,13 @@ def _results(request: HttpRequest, text: str) -> dict:
     if isinstance(parsed, contract.Degraded):
         return context | {
             "degraded": parsed,
+            "degraded_at": locate(text, parsed.pointer),
             "agent_error": parsed.error_text(),
             "mcp_error": _pretty(degraded_error(parsed.reason, MCP_REQUEST_ID)),
         }
     return context | {
         "parsed": parsed,
+        "warnings": [(warning, locate(text, warning.pointer)) for warning in parsed.warnings],
         "fields": field_map(parsed),
         "normalized": _pretty(part.normalized),
         "pydantic": as_pydantic(parsed),
