@@ -3,6 +3,9 @@
 // happens on the server: htmx posts the text and swaps in what it renders.
 
 const editor = document.querySelector("[data-editor]");
+// A deferred script runs just before DOMContentLoaded, whose first handler (htmx's, added when
+// htmx loaded in the head) sets up the page's triggers: an input sent before that is lost.
+const htmxListens = new Promise((ready) => document.addEventListener("DOMContentLoaded", ready, { once: true }));
 const PAIRS = { "(": ")", "[": "]", "{": "}" };
 const CLOSERS = { ")": "(", "]": "[", "}": "{" };
 
@@ -83,8 +86,7 @@ async function restoreFromAddress() {
     return;
   }
   showLineNumbers();
-  // htmx listens from DOMContentLoaded on (its handler was added before this script's).
-  if (document.readyState === "loading") await new Promise((ready) => document.addEventListener("DOMContentLoaded", ready));
+  await htmxListens;
   editor.dispatchEvent(new Event("input", { bubbles: true }));
 }
 
