@@ -4,6 +4,8 @@ Fragments never depend on the request, so the same HTML serves a page load, a se
 response, a websocket push and the admin.
 """
 
+import json
+
 from django.template.loader import render_to_string
 from django.urls import reverse
 
@@ -43,10 +45,36 @@ def part_context(
         "notice": notice,
         "allows": set(part.allowed_actions or []),
         "zone": zone_of(part.conversation.owner),
+        # The admin shows the part disabled, beside its own record of the payload and times.
+        "wire_url": reverse("part_wire", args=[part.pk]) if stored and not disabled else "",
     }
     if known and part.normalized is not None:
         context |= kind.context(part, submitted, errors)
     return context
+
+
+def wire_context(part: Part) -> dict:
+    """Return what travelled for a part, for its "Show wire": the request as sent and as read
+    and the envelope as readable JSON (those that exist yet), and when each step happened."""
+    sides = [
+        ("Request, as the agent sent it", part.payload),
+        ("Normalized request", part.normalized),
+        ("Envelope the agent received", part.response),
+    ]
+    return {
+        "wire": [
+            (label, json.dumps(value, indent=2, ensure_ascii=False))
+            for label, value in sides
+            if value is not None
+        ],
+        "wire_times": [
+            ("Asked", part.created_at),
+            ("Shown", part.pushed_at),
+            ("Answered", part.settled_at),
+            ("Resumed", part.resumed_at),
+        ],
+        "zone": zone_of(part.conversation.owner),
+    }
 
 
 def render_part_html(part: Part, **options) -> str:

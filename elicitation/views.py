@@ -6,12 +6,13 @@ and changes nothing in the database.
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from elicitation.access import login_required_inline
 from elicitation.kinds import Answer, Refusal, kind_for
 from elicitation.models import Part
-from elicitation.rendering import render_part_html
+from elicitation.rendering import render_part_html, wire_context
 from elicitation.settle import settle_part
 from elicitation.widgets import form_data
 from elicitation.zones import zone_of
@@ -64,6 +65,14 @@ def settle(request: HttpRequest, part_id: int) -> HttpResponse:
         part.refresh_from_db()
         return _already_settled(part)
     return HttpResponse(html)
+
+
+@login_required_inline
+@require_GET
+def wire(request: HttpRequest, part_id: int) -> HttpResponse:
+    """Show what travelled for one of the person's parts, and when (the chat's "Show wire")."""
+    part = _get_part(request, part_id)
+    return HttpResponse(render_to_string("elicitation/wire.html", wire_context(part)))
 
 
 @login_required_inline

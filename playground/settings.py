@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "playground",
     "elicitation",
     "api",
+    "workbench",
 ]
 
 MIDDLEWARE = [

@@ -18,6 +18,7 @@ urlpatterns = [
     path("", include("elicitation.urls")),
     path("", include("playground.onboarding.urls")),
     path("", include("api.urls")),
+    path("", include("workbench.urls")),
     path(
         "accounts/login/",
         auth_views.LoginView.as_view(extra_context={"local": not settings.PRODUCTION}),

@@ -51,6 +51,27 @@ def title_for(first_message: str) -> str:
     return first_message[:80]
 
 
+def add_turn(conversation: Conversation, text: str, *, surface: str = "form") -> Turn:
+    """Store the person's message as the conversation's next turn and queue its run."""
+    with transaction.atomic():
+        # Two sends at once must not take the same turn index: lock the conversation first.
+        conversation = (
+            Conversation.objects.select_for_update().select_related("agent").get(pk=conversation.pk)
+        )
+        last = conversation.turns.aggregate(last=Max("index"))["last"]
+        turn = Turn.objects.create(
+            conversation=conversation,
+            index=0 if last is None else last + 1,
+            text=text,
+            surface=surface,
+        )
+        if not conversation.title:
+            conversation.title = title_for(text)
+        conversation.save(update_fields=["title", "updated_at"])
+        transaction.on_commit(lambda: turn_queued(turn.pk))
+    return turn
+
+
 @login_required
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
@@ -120,22 +141,8 @@ def send_message(request: HtmxHttpRequest, conversation_id: int) -> HttpResponse
             status=422,
         )
     text, redacted = redact_secrets(text)
-    with transaction.atomic():
-        # Two sends at once must not take the same turn index: lock the conversation first.
-        conversation = (
-            Conversation.objects.select_for_update().select_related("agent").get(pk=conversation.pk)
-        )
-        last = conversation.turns.aggregate(last=Max("index"))["last"]
-        turn = Turn.objects.create(
-            conversation=conversation,
-            index=0 if last is None else last + 1,
-            text=text,
-            surface=Turn.Surface.TEXT if request.POST.get("surface") == "text" else "form",
-        )
-        if not conversation.title:
-            conversation.title = title_for(text)
-        conversation.save(update_fields=["title", "updated_at"])
-        transaction.on_commit(lambda: turn_queued(turn.pk))
+    surface = Turn.Surface.TEXT if request.POST.get("surface") == "text" else "form"
+    turn = add_turn(conversation, text, surface=surface)
     turn_html = fragments.render_turn(turn)
     push_html_soon(conversation.pk, turn_html)
     if not request.htmx:

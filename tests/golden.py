@@ -1,32 +1,16 @@
 """The golden contract files in the repository, and the real payloads among them.
 
 The reference payloads (from public agents and the MCP specs) live in the golden request files
-with the `source` they came from, so every test reads them from inside the checkout.
+with the `source` they came from; `elicitation.references` reads them for the tests and the app.
 """
 
 import json
 from pathlib import Path
 
-GOLDEN = Path(__file__).resolve().parents[1] / "elicitation" / "golden"
+from elicitation.references import GOLDEN, golden_files, reference_examples
 
-
-def golden_files(folder: str) -> list[Path]:
-    return sorted((GOLDEN / folder).glob("*.json"))
+__all__ = ["GOLDEN", "golden_files", "load", "reference_examples"]
 
 
 def load(path: Path) -> dict:
     return json.loads(path.read_text())
-
-
-def reference_examples() -> dict[str, dict]:
-    """Return the real payloads by name: {"name", "source", "message", "requestedSchema"}."""
-    examples = {}
-    for path in golden_files("requests"):
-        fixture = load(path)
-        if "source" in fixture:
-            examples[path.stem] = {
-                "name": path.stem,
-                "source": fixture["source"],
-                **fixture["payload"],
-            }
-    return examples

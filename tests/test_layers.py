@@ -8,7 +8,7 @@ import sys
 
 from tests.live_server import BASE_DIR
 
-APPS = ("elicitation", "playground", "api")
+APPS = ("elicitation", "playground", "api", "workbench")
 # Django's documented place for imports that need the app registry.
 FUNCTION_IMPORTS_ALLOWED = {"playground/apps.py", "api/apps.py"}
 # The ASGI entry point composes every app (it sits above them all, like the root URLconf).
@@ -57,6 +57,17 @@ def test_no_app_imports_the_api_above_it():
         if name.startswith(("elicitation", "playground")) and name not in ENTRY_POINTS
         for target in imported(tree, top_level_only=False)
         if target.startswith("api")
+    ]
+    assert upward == []
+
+
+def test_no_app_imports_the_workbench_above_it():
+    upward = [
+        (name, target)
+        for name, tree in project_modules().items()
+        if not name.startswith("workbench")
+        for target in imported(tree, top_level_only=False)
+        if target.startswith("workbench")
     ]
     assert upward == []
 
