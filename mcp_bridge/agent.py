@@ -80,9 +80,9 @@ async def _picked_call(ctx, server, tools: dict) -> tuple[str, dict] | None:
     rows = [[t["name"], t.get("title") or "", t.get("description") or ""] for t in tools.values()]
     await ctx.render(
         kind="display",
+        message="Pick one below, or type tool_name {json} to call it directly.",
         value={
             "title": f"Tools of {server.display_name}",
-            "message": "Pick one below, or type tool_name {json} to call it directly.",
             "table": {"columns": ["Tool", "Title", "Description"], "rows": rows},
         },
     )

@@ -18,14 +18,15 @@ async def show_outcome(ctx: TurnContext, server_name: str, tool: str, outcome: d
         return
     result = outcome["result"]
     blocks = result.get("content") or []
+    texts = [block.get("text", "") for block in blocks if block.get("type") == "text"]
     if result.get("isError"):
-        texts = [block.get("text", "") for block in blocks if block.get("type") == "text"]
         await ctx.report_error(f"{tool} reported an error: {' '.join(texts) or 'no details'}")
         return
     for block in blocks:
         await _show_block(ctx, tool, block)
     structured = result.get("structuredContent")
-    if structured is not None:
+    # The SDK wraps a plain string result as {"result": text}: no card to repeat the text.
+    if structured is not None and structured != {"result": "".join(texts)}:
         await ctx.render(
             kind="display",
             value={"title": f"Result of {tool}", "fields": _fields(structured)},

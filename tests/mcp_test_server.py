@@ -103,6 +103,17 @@ def weather(city: str, days: int = 1, units: Literal["metric", "imperial"] = "me
     return {"city": city, "days": days, "units": units, "forecast": "sunny"}
 
 
+class Forecast(BaseModel):
+    city: str
+    temperatures: list[int]
+
+
+@server.tool()
+def forecast(city: str) -> Forecast:
+    """Return a forecast as structured content (a model)."""
+    return Forecast(city=city, temperatures=[18, 21])
+
+
 @server.tool()
 def configure(settings: dict[str, int], tags: list[str]) -> str:
     """Take nested arguments (the chat shows a JSON field for these)."""
