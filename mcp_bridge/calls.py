@@ -116,18 +116,18 @@ async def _round(ctx, server, tool, arguments, responses, state, answers) -> dic
 async def _send(ctx, server, tool, arguments, responses, state, answers) -> dict:
     if stranded := await _stranded_questions(ctx):
         return {"error": await _abandon(ctx, server, stranded)}
-    session = HeldSession(ctx, server)
+    session, result, problem = HeldSession(ctx, server), None, ""
     try:
         with session.scope:
             async with connect(server, elicitation_callback=session.answer) as client:
                 result = await _call(client, server, tool, arguments, responses, state, answers)
     except Exception as error:
-        result = None
-        session.failure = session.failure or describe_error(server, error)
+        problem = describe_error(server, error)
     finally:
-        await session.close()
+        await session.close(problem)
     if session.failure or result is None:
-        return {"error": session.failure or f"{server.display_name} did not answer in time."}
+        timed_out = f"{server.display_name} did not answer within {server.timeout_seconds:g} s."
+        return {"error": session.failure or problem or timed_out}
     return _outcome(server, result)
 
 
@@ -213,14 +213,16 @@ class HeldSession:
             return None if part.is_pending else part
 
         part = await wait_in_group(part_group(part_id), settled, self.hold_seconds)
+        if part is None:
+            return None  # still waiting: `close` cancels it
         self.waiting.remove(part_id)
-        return None if part is None else Response.from_part(part)
+        return Response.from_part(part)
 
-    async def close(self) -> None:
+    async def close(self, problem: str) -> None:
         """Cancel, with a note, any question still waiting when the session ended."""
         with anyio.CancelScope(shield=True):
             reason = self.failure or (
-                f"{self.server.display_name} stopped before the question was answered."
+                f"The session ended before this question was answered: {problem}"
             )
             for part_id in list(self.waiting):
                 await _cancel_with_note(self.ctx, part_id, reason)

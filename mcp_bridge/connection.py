@@ -55,8 +55,8 @@ def describe_error(server: ServerConfig, error: BaseException) -> str:
         return f"Could not start {name}: command not found: {server.command}."
     if isinstance(cause, PermissionError):
         return f"Could not start {name}: {server.command} is not executable."
-    if isinstance(cause, ssl.SSLError) or "CERTIFICATE" in str(cause).upper():
-        return f"Could not connect to {name} at {server.url}: TLS error ({cause})."
+    if any(isinstance(e, ssl.SSLError) or "[SSL" in str(e) for e in _causes(cause)):
+        return f"Could not connect to {name} at {server.url}: TLS failed ({cause})."
     if isinstance(cause, httpx2.ConnectError | ConnectionRefusedError):
         return f"Could not connect to {name} at {server.url}: connection refused or unreachable."
     if isinstance(cause, httpx2.HTTPStatusError):
@@ -66,6 +66,8 @@ def describe_error(server: ServerConfig, error: BaseException) -> str:
         return f"{name} did not answer within {server.timeout_seconds:g} seconds."
     if isinstance(cause, RuntimeError) and "protocol version" in str(cause):
         return f"{name} speaks a protocol version this playground does not: {cause}."
+    if isinstance(cause, MCPError) and cause.message == "Connection closed":
+        return f"{name} closed the connection (the server stopped or crashed)."
     if isinstance(cause, MCPError):
         return f"{name} returned an error: {cause.message} (code {cause.code})."
     return f"{name} failed: {type(cause).__name__}: {cause}"[:500]
@@ -76,3 +78,9 @@ def _root_cause(error: BaseException) -> BaseException:
     while isinstance(error, BaseExceptionGroup) and error.exceptions:
         error = error.exceptions[0]
     return error
+
+
+def _causes(error: BaseException | None):
+    while error is not None:
+        yield error
+        error = error.__cause__ or error.__context__

@@ -8,6 +8,7 @@ test can see how many times the tool really ran to the end.
 import datetime
 import os
 import sys
+import threading
 from typing import Annotated, Literal
 
 from mcp.server.elicitation import AcceptedElicitation, ElicitationResult
@@ -87,8 +88,10 @@ async def ask_secret(ctx: Context) -> str:
 
 @server.tool()
 async def crash(ctx: Context) -> str:
-    """Ask a question, then die before the answer arrives."""
-    os._exit(3)
+    """Ask a question, then die (in two seconds) before the answer arrives."""
+    threading.Timer(2.0, os._exit, [3]).start()
+    await ctx.elicit("Tell me about yourself", Profile)
+    return "not reached"
 
 
 @server.tool(annotations=ToolAnnotations(destructive_hint=True))
