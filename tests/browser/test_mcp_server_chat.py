@@ -56,6 +56,7 @@ def test_a_tool_is_picked_its_arguments_filled_and_its_question_answered(page, l
     assert '"topics":["music"]' in reply.inner_text()
     chip = page.locator("article.part", has_text="Tell me about yourself").inner_text()
     assert "Answered by alice" in chip and "ada@example.com" in chip
+    page.screenshot(path=ARTIFACTS / "mcp-answered.png", full_page=True)
     page.set_viewport_size({"width": 375, "height": 900})
     screenshot(page, "mcp-answered-375")
     assert (ARTIFACTS / "mcp-answered-375.png").exists()
