@@ -77,13 +77,18 @@ async def _direct_call(ctx: TurnContext, message: str, tools: dict) -> tuple[str
 
 
 async def _picked_call(ctx, server, tools: dict) -> tuple[str, dict] | None:
-    rows = [[t["name"], t.get("title") or "", t.get("description") or ""] for t in tools.values()]
+    titled = any(t.get("title") for t in tools.values())  # (a Title column only if one has it)
+    columns = ["Tool", "Title", "Description"] if titled else ["Tool", "Description"]
+    rows = [
+        [t["name"], *([t.get("title") or ""] if titled else []), t.get("description") or ""]
+        for t in tools.values()
+    ]
     await ctx.render(
         kind="display",
         message="Pick one below, or type tool_name {json} to call it directly.",
         value={
             "title": f"Tools of {server.display_name}",
-            "table": {"columns": ["Tool", "Title", "Description"], "rows": rows},
+            "table": {"columns": columns, "rows": rows},
         },
     )
     if not tools:

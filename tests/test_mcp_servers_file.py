@@ -63,6 +63,7 @@ HTTP = '[servers.x]\ntransport = "http"\nurl = "http://h/"\n'
     ("text", "problem"),
     [
         ("[servers.x\n", "not valid TOML: Expected ']' at the end of a table declaration"),
+        ("\n\n[servers.x]\ntransport = \n", "not valid TOML: Invalid value (at line 4, column 13)"),
         ('[servers.x]\ntransport = "ftp"\n', 'servers.x.transport: must be "stdio" or "http"'),
         ('[servers.x]\ntransport = "stdio"\n', "servers.x.command: a stdio server needs a command"),
         ('[servers.x]\ntransport = "http"\nurl = "file:///e"\n', "servers.x.url: an http server"),

@@ -41,7 +41,8 @@ def test_the_tools_card_comes_first_and_a_picked_tool_asks_for_its_arguments(cli
     send(client, conversation, "hi")
     [tools] = cards(conversation)
     assert tools["title"] == "Tools of Test server"
-    assert ["echo", "", "Say the text back."] in tools["table"]["rows"]
+    assert tools["table"]["columns"] == ["Tool", "Description"]  # no tool has a title
+    assert ["echo", "Say the text back."] in tools["table"]["rows"]
     answer(client, pending(conversation), tool="weather")
     form = pending(conversation)
     assert form.message == "Arguments for weather"
