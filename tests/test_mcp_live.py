@@ -8,6 +8,9 @@ import pytest
 from tests.live_server import LiveClient, LiveServer, wait_for
 from tests.mcp_support import TEST_SERVER
 
+# Starting the playground and the MCP server processes is most of the time, on a busy machine.
+pytestmark = pytest.mark.timeout(300)
+
 USERS = {"alice": "alice-password-1"}
 ANSWER = {
     "name": "Ada",
