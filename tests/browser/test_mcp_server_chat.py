@@ -10,9 +10,9 @@ from tests.browser.chat import ARTIFACTS, open_chat, screenshot, send
 from tests.live_server import LiveServer
 from tests.mcp_support import TEST_SERVER
 
-
 # Starting the playground and the MCP server processes is most of the time, on a busy machine.
 pytestmark = pytest.mark.timeout(300)
+
 
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory, prepared_database):
