@@ -24,12 +24,20 @@ import math
 import anyio
 from asgiref.sync import sync_to_async
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS, ElicitResult, ErrorData, InputRequiredResult
+from mcp_types import (
+    INVALID_PARAMS,
+    URL_ELICITATION_REQUIRED,
+    ElicitCompleteNotification,
+    ElicitResult,
+    ErrorData,
+    InputRequiredResult,
+)
 
-from elicitation import contract
+from elicitation import contract, mcp_wire
+from elicitation.kinds import url_wait
 from elicitation.models import Part
 from elicitation.settle import settle_part
-from mcp_bridge.connection import connect, describe_error
+from mcp_bridge.connection import connect, describe_error, root_cause
 from mcp_bridge.servers import ServerConfig
 from playground.part_waiting import announce_settled, part_group, wait_in_group
 from playground.runtime import Response, Suspended, TurnContext
@@ -39,6 +47,7 @@ HELD_INTENT = "mcp_session"
 ASKED_INTENT = "mcp_elicitation"
 MAX_ROUNDS = 10
 ACTIONS = ["accept", "decline", "cancel"]  # MCP has no prose reply
+WAIT_MESSAGE = "Finish in the page that opened, then come back here."
 
 
 async def list_tools(server: ServerConfig) -> list[dict]:
@@ -54,13 +63,23 @@ async def call_tool(ctx: TurnContext, server: ServerConfig, tool: str, arguments
     responses, state = None, None
     for _ in range(MAX_ROUNDS):
         outcome = await _round(ctx, server, tool, arguments, responses, state, answers)
+        if "url_required" in outcome:  # -32042: open these pages, then call again
+            for params in outcome["url_required"]:
+                opened = await _ask_url(ctx, server, params, intent=ASKED_INTENT)
+                if not opened.accepted:
+                    return {"error": f"{tool} needs the page {params.get('url')} opened first."}
+            responses, state = None, None
+            continue
         if "input_required" not in outcome:
             return outcome
         required = outcome["input_required"]
         responses = {}
         for key, request in (required.get("inputRequests") or {}).items():
             params = request.get("params") or {}
-            answer = elicit_result(await _ask(ctx, params, intent=ASKED_INTENT))
+            if params.get("mode") == "url":
+                answer = elicit_result(await _ask_url(ctx, server, params, intent=ASKED_INTENT))
+            else:
+                answer = elicit_result(await _ask(ctx, params, intent=ASKED_INTENT))
             if isinstance(answer, ErrorData):
                 return {"error": answer.message}
             responses[key] = answers[question_digest(params)] = _json(answer)
@@ -76,9 +95,8 @@ def question_digest(params: dict) -> str:
 
 def elicit_result(response: Response) -> ElicitResult | ErrorData:
     """Return the person's response as MCP's ElicitResult, or the error a degraded one is."""
-    if response.action in ("accept", "decline", "cancel"):
-        content = response.content if response.action == "accept" else None
-        return ElicitResult(action=response.action, content=content)
+    if response.action in ACTIONS:
+        return ElicitResult.model_validate(mcp_wire.elicit_result(response.envelope))
     return ErrorData(code=INVALID_PARAMS, message=response.text)
 
 
@@ -96,6 +114,32 @@ async def _ask(ctx: TurnContext, params: dict, *, intent: str) -> Response:
         allowed_actions=ACTIONS,
         intent=intent,
     )
+
+
+async def _ask_url(
+    ctx: TurnContext, server: ServerConfig, params: dict, *, intent: str
+) -> Response:
+    """Show the URL card; once opened, wait (the wait card) until the person says "I'm done".
+
+    The wait card suspends the run like any question: the 2026-07-28 retry and the -32042
+    retry both need the out-of-band step finished first.
+    """
+    value = url_value(server, params)
+    opened = await ctx.render(
+        kind="url", message=params.get("message", ""), value=value, intent=intent
+    )
+    if not opened.accepted:
+        return opened
+    done = await ctx.render(kind="url-wait", message=WAIT_MESSAGE, value=value)
+    return opened if done.accepted else done
+
+
+def url_value(server: ServerConfig, params: dict) -> dict:
+    return {
+        "url": params.get("url", ""),
+        "server": server.display_name,
+        "elicitationId": params.get("elicitationId") or "",
+    }
 
 
 async def _round(ctx, server, tool, arguments, responses, state, answers) -> dict:
@@ -116,15 +160,23 @@ async def _round(ctx, server, tool, arguments, responses, state, answers) -> dic
 async def _send(ctx, server, tool, arguments, responses, state, answers) -> dict:
     if stranded := await _stranded_questions(ctx):
         return {"error": await _abandon(ctx, server, stranded)}
-    session, result, problem = HeldSession(ctx, server), None, ""
+    session, result, problem, pages = HeldSession(ctx, server), None, "", None
     try:
         with session.scope:
-            async with connect(server, elicitation_callback=session.answer) as client:
+            async with connect(
+                server, elicitation_callback=session.answer, message_handler=session.notified
+            ) as client:
                 result = await _call(client, server, tool, arguments, responses, state, answers)
     except Exception as error:
-        problem = describe_error(server, error)
+        cause = root_cause(error)
+        if isinstance(cause, MCPError) and cause.code == URL_ELICITATION_REQUIRED:
+            pages = (cause.error.data or {}).get("elicitations") or []
+        else:
+            problem = describe_error(server, error)
     finally:
         await session.close(problem)
+    if pages is not None:
+        return {"url_required": pages}
     if session.failure or result is None:
         timed_out = f"{server.display_name} did not answer within {server.timeout_seconds:g} s."
         return {"error": session.failure or problem or timed_out}
@@ -183,17 +235,26 @@ class HeldSession:
         self.hold_seconds = server.hold_minutes * 60
         self.scope = anyio.CancelScope(deadline=anyio.current_time() + server.timeout_seconds)
         self.waiting: list[int] = []
+        self.url_waits: list[int] = []  # wait cards shown after a URL was opened
         self.failure = ""
 
     async def answer(self, context, params) -> ElicitResult | ErrorData:
         """The SDK's elicitation callback: ask the person and wait, holding the session."""
-        if getattr(params, "mode", "form") != "form":
-            return ErrorData(code=INVALID_PARAMS, message="URL-mode elicitation is not supported.")
         self.scope.deadline = anyio.current_time() + self.hold_seconds + self.server.timeout_seconds
+        question = _json(params)
+        is_url = question.get("mode") == "url"
         try:
-            response = await _ask(self.ctx, _json(params), intent=HELD_INTENT)
+            if is_url:
+                value = url_value(self.server, question)
+                response = await self.ctx.render(
+                    kind="url", message=question["message"], value=value, intent=HELD_INTENT
+                )
+            else:
+                response = await _ask(self.ctx, question, intent=HELD_INTENT)
         except Suspended as suspended:
             response = await self._wait(suspended.args[0])
+        if is_url and response is not None and response.accepted:
+            await self._show_wait(question)
         self.scope.deadline = anyio.current_time() + self.server.timeout_seconds
         if response is None:
             minutes = f"{self.server.hold_minutes:g} minute(s)"
@@ -204,6 +265,21 @@ class HeldSession:
             self.scope.cancel()
             return ElicitResult(action="cancel")
         return elicit_result(response)
+
+    async def _show_wait(self, question: dict) -> None:
+        """After Open: the wait card, settled by the server's notification or the result."""
+        value = url_value(self.server, question)
+        try:
+            await self.ctx.render(kind="url-wait", message=WAIT_MESSAGE, value=value)
+        except Suspended as suspended:
+            self.url_waits.append(suspended.args[0])
+
+    async def notified(self, message) -> None:
+        """The SDK's message handler: `notifications/elicitation/complete` ends a wait."""
+        if isinstance(message, ElicitCompleteNotification):
+            waits = url_wait.waiting_for(message.params.elicitation_id)
+            async for part in waits.filter(turn=self.ctx.turn):
+                await sync_to_async(settle_part)(part, dict(url_wait.COMPLETED))
 
     async def _wait(self, part_id: int) -> Response | None:
         self.waiting.append(part_id)
@@ -226,6 +302,10 @@ class HeldSession:
             )
             for part_id in list(self.waiting):
                 await _cancel_with_note(self.ctx, part_id, reason)
+            for part_id in self.url_waits:  # the call is over: nothing left to wait for
+                part = await Part.objects.aget(pk=part_id)
+                if part.is_pending:
+                    await sync_to_async(settle_part)(part, dict(url_wait.COMPLETED))
 
 
 async def _stranded_questions(ctx: TurnContext) -> list[Part]:

@@ -7,7 +7,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 
 import httpx2
 from mcp import Client, StdioServerParameters
-from mcp.client.session import ElicitationFnT
+from mcp.client.session import ElicitationFnT, MessageHandlerFnT
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
@@ -18,7 +18,10 @@ CONNECT_SECONDS = 30.0
 
 @asynccontextmanager
 async def connect(
-    server: ServerConfig, *, elicitation_callback: ElicitationFnT | None = None
+    server: ServerConfig,
+    *,
+    elicitation_callback: ElicitationFnT | None = None,
+    message_handler: MessageHandlerFnT | None = None,
 ) -> AsyncIterator[Client]:
     """Connect to `server` with the official SDK client (see `ServerConfig.protocol`)."""
     async with AsyncExitStack() as stack:
@@ -42,6 +45,7 @@ async def connect(
             mode=server.protocol,
             read_timeout_seconds=server.timeout_seconds,
             elicitation_callback=elicitation_callback,
+            message_handler=message_handler,
             cache=None,
         )
         yield await stack.enter_async_context(client)
@@ -49,7 +53,7 @@ async def connect(
 
 def describe_error(server: ServerConfig, error: BaseException) -> str:
     """Return what went wrong talking to `server`, in words a developer can act on."""
-    cause = _root_cause(error)
+    cause = root_cause(error)
     name = server.display_name
     if isinstance(cause, FileNotFoundError):
         return f"Could not start {name}: command not found: {server.command}."
@@ -73,8 +77,8 @@ def describe_error(server: ServerConfig, error: BaseException) -> str:
     return f"{name} failed: {type(cause).__name__}: {cause}"[:500]
 
 
-def _root_cause(error: BaseException) -> BaseException:
-    """Unwrap the exception groups anyio wraps transport failures in."""
+def root_cause(error: BaseException) -> BaseException:
+    """Return the error inside the exception groups anyio wraps failures in."""
     while isinstance(error, BaseExceptionGroup) and error.exceptions:
         error = error.exceptions[0]
     return error

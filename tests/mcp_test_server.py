@@ -14,7 +14,17 @@ from typing import Annotated, Literal
 from mcp.server.elicitation import AcceptedElicitation, ElicitationResult
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.resolve import Elicit, Resolve
-from mcp_types import CallToolResult, ImageContent, ResourceLink, TextContent, ToolAnnotations
+from mcp.shared.exceptions import UrlElicitationRequiredError
+from mcp_types import (
+    CallToolResult,
+    ElicitRequest,
+    ElicitRequestURLParams,
+    ImageContent,
+    InputRequiredResult,
+    ResourceLink,
+    TextContent,
+    ToolAnnotations,
+)
 from pydantic import AnyUrl, BaseModel, EmailStr, Field
 
 server = MCPServer("test-server")
@@ -84,6 +94,42 @@ async def ask_secret(ctx: Context) -> str:
     """Ask for a password in a form (which clients must refuse)."""
     answer = await ctx.elicit("Your password, please", Secret)
     return f"Secret: {answer.action}"
+
+
+@server.tool()
+async def legacy_login(ctx: Context) -> str:
+    """Send the person to a page (URL mode on a legacy session), then say it is done."""
+    opened = await ctx.elicit_url(
+        "Sign in at the test page", "https://example.com/login", "login-1"
+    )
+    if opened.action == "accept":
+        await ctx.session.send_elicit_complete("login-1")
+    return f"Login: {opened.action}"
+
+
+@server.tool()
+async def login(ctx: Context) -> str | InputRequiredResult:
+    """Send the person to a page (URL mode in an InputRequiredResult, 2026-07-28)."""
+    answered = (ctx.input_responses or {}).get("login")
+    if answered is not None:
+        return f"Login: {answered.action}"
+    page = ElicitRequestURLParams(
+        message="Sign in at the test page", url="https://example.com/login"
+    )
+    return InputRequiredResult(input_requests={"login": ElicitRequest(params=page)})
+
+
+@server.tool()
+def needs_login() -> str:
+    """Refuse with -32042 (URL elicitation required) until the login page was opened once."""
+    marker = os.environ.get("MCP_TEST_LOG", "") + ".login"
+    if not os.path.exists(marker):
+        open(marker, "w").close()
+        page = ElicitRequestURLParams(
+            message="Sign in first", url="https://example.com/login", elicitation_id="login-2"
+        )
+        raise UrlElicitationRequiredError([page])
+    return "Logged in earlier."
 
 
 @server.tool()

@@ -79,3 +79,27 @@ def test_a_decline_or_cancel_reaches_the_server(client, conversation, action):
     assert said(conversation) == [f"No profile: {action}"]
     states = {"decline": Part.State.DECLINED, "cancel": Part.State.CANCELLED}
     assert Part.objects.get(render_kind="elicitation").state == states[action]
+
+
+def url_parts(conversation) -> list[tuple[str, str]]:
+    parts = Part.objects.filter(conversation=conversation, render_kind__in=["url", "url-wait"])
+    return list(parts.order_by("call_index").values_list("render_kind", "state"))
+
+
+def test_a_url_request_is_opened_then_done_and_the_call_resumes(client, conversation):
+    send(client, conversation, "login")
+    card = pending(conversation)
+    assert (card.render_kind, card.normalized["url"]) == ("url", "https://example.com/login")
+    answer(client, card, "accept")  # Open
+    wait = pending(conversation)
+    assert wait.render_kind == "url-wait"
+    answer(client, wait, "accept")  # I'm done
+    assert said(conversation) == ["Login: accept"]
+
+
+def test_a_url_required_error_shows_the_page_and_calls_again(client, conversation):
+    send(client, conversation, "needs_login")
+    answer(client, pending(conversation), "accept")
+    answer(client, pending(conversation), "accept")
+    assert said(conversation) == ["Logged in earlier."]
+    assert url_parts(conversation) == [("url", "submitted"), ("url-wait", "submitted")]
