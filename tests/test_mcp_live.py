@@ -158,3 +158,23 @@ def test_a_legacy_question_is_cancelled_with_a_note_after_a_restart(server):
     question(server, conversation_id, "cancelled")
     said_eventually(server, conversation_id, "note", "The playground restarted while")
     said_eventually(server, conversation_id, "error", "Calling legacy_profile failed")
+
+
+def test_a_legacy_url_request_completes_when_the_server_says_so(server):
+    client, conversation_id = ask(server, "legacy", "legacy_login")
+    card = wait_for(
+        lambda: server.query(
+            "SELECT id FROM elicitation_part WHERE conversation_id = ? AND render_kind = 'url' "
+            "AND state = 'pending'",
+            (conversation_id,),
+        ),
+        timeout=30,
+    )[0][0]
+    assert settle(client, card, "accept") == 200  # Open
+    said_eventually(server, conversation_id, "agent", "Login: accept")
+    [(state, response)] = server.query(
+        "SELECT state, response FROM elicitation_part WHERE conversation_id = ? "
+        "AND render_kind = 'url-wait'",
+        (conversation_id,),
+    )
+    assert state == "submitted" and '"accept"' in response
