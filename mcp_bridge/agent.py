@@ -22,7 +22,22 @@ from playground.runtime import TurnContext
 DIRECT_CALL = re.compile(r"^\s*([A-Za-z0-9_.\-/]+)\s*(\{.*\})?\s*$", re.DOTALL)
 
 
-@agent(KIND, name="MCP server", description="Calls an MCP server's tools.", listed=False)
+def available_to(agent_row, user) -> bool:
+    """Return whether `user` may use the server behind `agent_row` (its groups allow them)."""
+    try:
+        server = servers.load().get(agent_row.config.get("server", ""))
+    except servers.ServersFileError:
+        return False
+    return server is not None and server.allows(user)
+
+
+@agent(
+    KIND,
+    name="MCP server",
+    description="Calls an MCP server's tools.",
+    listed=False,
+    available_to=available_to,
+)
 async def mcp_server(ctx: TurnContext, message: str) -> None:
     try:
         server = servers.load().get(ctx.config.get("server", ""))

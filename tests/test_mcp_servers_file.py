@@ -3,6 +3,7 @@
 import io
 
 import pytest
+from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
@@ -80,8 +81,9 @@ def test_a_bad_file_is_refused_naming_the_key_or_line(tmp_path, text, problem):
 
 @pytest.mark.django_db
 def test_each_server_is_an_agent_on_the_home_page_and_a_removed_one_leaves_it(
-    tmp_path, client, alice
+    settings, tmp_path, client, alice
 ):
+    settings.MCP_SERVERS_FILE = str(tmp_path / "servers.toml")
     a = '[servers.a]\ntransport = "stdio"\ncommand = "x"\n\n'
     both = load(tmp_path, a + '[servers.b]\ntransport = "stdio"\ncommand = "y"\ntitle = "Bee"\n')
     sync_agents(both)
@@ -107,3 +109,22 @@ def test_mcp_check_names_what_is_wrong_with_each_server(settings, tmp_path):
     assert "gone: Could not start gone: command not found: no-such-mcp-server." in out.getvalue()
     assert "closed: Could not connect to closed at http://127.0.0.1:9/mcp" in out.getvalue()
     assert "command not found" in Agent.objects.get(slug="mcp-gone").config["status"]
+
+
+@pytest.mark.django_db
+def test_a_server_for_some_groups_is_hidden_from_everyone_else(
+    settings, tmp_path, client, alice, bob
+):
+    settings.MCP_SERVERS_FILE = str(tmp_path / "servers.toml")
+    (tmp_path / "servers.toml").write_text(
+        '[servers.ops]\ntransport = "stdio"\ncommand = "x"\ngroups = ["ops"]\n'
+    )
+    sync_agents()
+    Group.objects.create(name="ops").user_set.add(bob)
+    client.force_login(alice)
+    client.get("/")
+    assert "/agents/mcp-ops/new" not in client.get("/").content.decode()
+    assert client.post("/agents/mcp-ops/new").status_code == 404
+    client.force_login(bob)
+    client.get("/")
+    assert "/agents/mcp-ops/new" in client.get("/").content.decode()
