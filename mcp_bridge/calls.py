@@ -37,7 +37,7 @@ from elicitation import contract, mcp_wire
 from elicitation.kinds import url_wait
 from elicitation.models import Part
 from elicitation.settle import settle_part
-from mcp_bridge.connection import connect, describe_error, root_cause
+from mcp_bridge.connection import connect, describe_error, root_cause, timed_out
 from mcp_bridge.servers import ServerConfig
 from playground.part_waiting import announce_settled, part_group, wait_in_group
 from playground.runtime import Response, Suspended, TurnContext
@@ -178,8 +178,7 @@ async def _send(ctx, server, tool, arguments, responses, state, answers) -> dict
     if pages is not None:
         return {"url_required": pages}
     if session.failure or result is None:
-        timed_out = f"{server.display_name} did not answer within {server.timeout_seconds:g} s."
-        return {"error": session.failure or problem or timed_out}
+        return {"error": session.failure or problem or timed_out(server)}
     return _outcome(server, result)
 
 

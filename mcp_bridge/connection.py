@@ -67,7 +67,9 @@ def describe_error(server: ServerConfig, error: BaseException) -> str:
         status = cause.response.status_code
         return f"{name} answered HTTP {status} at {server.url}."
     if isinstance(cause, TimeoutError | httpx2.TimeoutException):
-        return f"{name} did not answer within {server.timeout_seconds:g} seconds."
+        return timed_out(server)
+    if isinstance(cause, MCPError) and "timed out" in cause.message:
+        return f"{timed_out(server)[:-1]} ({cause.message})."
     if isinstance(cause, RuntimeError) and "protocol version" in str(cause):
         return f"{name} speaks a protocol version this playground does not: {cause}."
     if isinstance(cause, MCPError) and cause.message == "Connection closed":
@@ -75,6 +77,10 @@ def describe_error(server: ServerConfig, error: BaseException) -> str:
     if isinstance(cause, MCPError):
         return f"{name} returned an error: {cause.message} (code {cause.code})."
     return f"{name} failed: {type(cause).__name__}: {cause}"[:500]
+
+
+def timed_out(server: ServerConfig) -> str:
+    return f"{server.display_name} did not answer within {server.timeout_seconds:g} seconds."
 
 
 def root_cause(error: BaseException) -> BaseException:

@@ -11,6 +11,7 @@ import sys
 import threading
 from typing import Annotated, Literal
 
+import anyio
 from mcp.server.elicitation import AcceptedElicitation, ElicitationResult
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.resolve import Elicit, Resolve
@@ -187,6 +188,13 @@ def fails() -> CallToolResult:
     """Return an error result."""
     full = TextContent(type="text", text="The disk is full.")
     return CallToolResult(content=[full], is_error=True)
+
+
+@server.tool()
+async def forever() -> str:
+    """Never answer."""
+    await anyio.sleep_forever()
+    return "not reached"
 
 
 @server.tool()

@@ -1,11 +1,14 @@
 """Calling a real MCP server's tools from the chat (the SDK-built test server over stdio):
 the tools card, argument forms, direct calls, and every kind of result."""
 
+import sys
+
 import pytest
 
 from elicitation.models import Part
 from mcp_bridge.catalog import sync_agents
 from playground.models import Conversation, Message, Turn
+from tests.live_server import BASE_DIR
 from tests.mcp_support import stdio_servers_file
 from tests.runtime_helpers import answer, pending, said, send
 
@@ -110,3 +113,27 @@ def test_a_destructive_tool_asks_for_approval_first(client, conversation):
     assert approval.render_kind == "approval"
     answer(client, approval, "decline")
     assert said(conversation) == ["delete_everything was not called."]
+
+
+def test_a_server_that_never_answers_is_given_up_on(client, conversation, settings, tmp_path):
+    path = stdio_servers_file(tmp_path, extra="timeout_seconds = 2\n")
+    settings.MCP_SERVERS_FILE = str(path)
+    send(client, conversation, "forever")
+    assert errors(conversation) == [
+        "Calling forever failed: Test server did not answer within 2 seconds."
+    ]
+    assert Turn.objects.get().status == Turn.Status.DONE
+
+
+def test_a_server_speaking_garbage_gets_a_clear_error(client, conversation, settings, tmp_path):
+    path = tmp_path / "broken.toml"
+    path.write_text(
+        f'[servers.test]\ntitle = "Test server"\ntransport = "stdio"\n'
+        f'command = "{sys.executable}"\n'
+        f'args = ["{BASE_DIR / "tests" / "mcp_broken_server.py"}"]\ntimeout_seconds = 3\n'
+    )
+    settings.MCP_SERVERS_FILE = str(path)
+    send(client, conversation, "echo")
+    [error] = errors(conversation)
+    assert error.startswith("Test server did not answer within 3 seconds")
+    assert Turn.objects.get().status == Turn.Status.DONE
