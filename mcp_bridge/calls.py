@@ -42,7 +42,7 @@ from mcp_bridge.servers import ServerConfig
 from playground.part_waiting import announce_settled, part_group, wait_in_group
 from playground.runtime import Response, Suspended, TurnContext
 
-# Questions a held legacy session waits on (the only ones a restart can strand).
+# Parts of a held legacy session (the only ones a restart can strand).
 HELD_INTENT = "mcp_session"
 ASKED_INTENT = "mcp_elicitation"
 MAX_ROUNDS = 10
@@ -166,7 +166,7 @@ async def _send(ctx, server, tool, arguments, responses, state, answers) -> dict
             async with connect(
                 server, elicitation_callback=session.answer, message_handler=session.notified
             ) as client:
-                result = await _call(client, server, tool, arguments, responses, state, answers)
+                result = await _call(client, tool, arguments, responses, state, answers)
     except Exception as error:
         cause = root_cause(error)
         if isinstance(cause, MCPError) and cause.code == URL_ELICITATION_REQUIRED:
@@ -182,7 +182,7 @@ async def _send(ctx, server, tool, arguments, responses, state, answers) -> dict
     return _outcome(server, result)
 
 
-async def _call(client, server, tool, arguments, responses, state, answers):
+async def _call(client, tool, arguments, responses, state, answers):
     def send(responses=None, state=None):
         return client.session.call_tool(
             tool,
@@ -269,7 +269,9 @@ class HeldSession:
         """After Open: the wait card, settled by the server's notification or the result."""
         value = url_value(self.server, question)
         try:
-            await self.ctx.render(kind="url-wait", message=WAIT_MESSAGE, value=value)
+            await self.ctx.render(
+                kind="url-wait", message=WAIT_MESSAGE, value=value, intent=HELD_INTENT
+            )
         except Suspended as suspended:
             self.url_waits.append(suspended.args[0])
 
