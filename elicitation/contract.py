@@ -375,16 +375,15 @@ def humanize(name: str) -> str:
 
 # Parsing
 
-_NUMBER_KEYWORDS = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf")
 # Keywords the dialect reads, by what the property becomes; any other is ignored with a warning.
+_NUMBER_KEYWORDS = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf")
 _ANNOTATIONS = frozenset({"$schema", "$id", "$comment"})  # change nothing a person sees
 _COMMON = frozenset({"type", "title", "description", "default", "x-ui"}) | _ANNOTATIONS
 _OPTION_KEYS = frozenset({"enum", "enumNames", "oneOf", "anyOf"})
 _KNOWN = {
     "text": _COMMON | {"minLength", "maxLength", "pattern", "format"},
     "select": _COMMON | _OPTION_KEYS,  # a number select ignores its limits: the options say it
-    "number": _COMMON
-    | {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
+    "number": _COMMON | set(_NUMBER_KEYWORDS),
     "boolean": _COMMON,
     "array": _COMMON | _OPTION_KEYS | {"items", "minItems", "maxItems", "uniqueItems"},
 }

@@ -100,8 +100,18 @@ def properties(draw) -> dict:
         if kind == "number":
             numbers |= st.floats(-100, 100)
         low, high = sorted(draw(st.lists(numbers, min_size=2, max_size=2)))
-        maybe(draw, prop, "minimum", low)
-        maybe(draw, prop, "maximum", high)
+        bounds = draw(
+            st.sampled_from(
+                [
+                    ("minimum", "maximum"),
+                    ("exclusiveMinimum", "maximum"),
+                    ("minimum", "exclusiveMaximum"),
+                ]
+            )
+        )
+        maybe(draw, prop, bounds[0], low)
+        maybe(draw, prop, bounds[1], high)
+        maybe(draw, prop, "multipleOf", draw(st.sampled_from([1, 2, 5, 0.5, 0.1, 0.01, 0.25])))
         default = draw(numbers)
     else:
         default = draw(st.booleans())
@@ -194,8 +204,9 @@ def number_answers(field: Field) -> st.SearchStrategy | None:
     highs = [math.floor(Fraction(str(field.maximum)) / step)] if field.maximum is not None else []
     if field.exclusive_maximum is not None:
         highs.append(math.ceil(Fraction(str(field.exclusive_maximum)) / step) - 1)
-    low, high = max(lows, default=None), min(highs, default=None)
-    if None not in (low, high) and low > high:
+    # Bounded, so every multiple stays exact as a float.
+    low, high = max(lows, default=-(10**6)), min(highs, default=10**6)
+    if low > high:
         return None
     whole = field.type == "integer"
     return st.integers(low, high).map(lambda k: int(k * step) if whole else float(k * step))

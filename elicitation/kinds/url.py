@@ -113,6 +113,8 @@ def check_url(url: object) -> tuple[str, str]:
 
 def read_url_answer(part: Part, answer: Answer) -> dict | Refusal:
     """Open (accept), Decline or Cancel; nothing is typed, so nothing else is read."""
+    if answer.action != "cancel" and answer.action not in part.allowed_actions:
+        return Refusal(400, {"": NOT_OFFERED})
     if answer.action == "accept":
         return {"action": "accept"}
     if answer.action == "decline":
