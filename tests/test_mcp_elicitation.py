@@ -33,23 +33,32 @@ def completions(tmp_path, monkeypatch):
     return lambda: log.read_text().count("profile") if log.exists() else 0
 
 
-@pytest.fixture(params=["stdio", "http"])
-def conversation(request, settings, tmp_path, client, alice, completions):
-    if request.param == "http":
-        server = HttpTestServer()
-        request.addfinalizer(server.stop)
-        path = http_servers_file(tmp_path, server.url)
-    else:
-        path = stdio_servers_file(tmp_path)
+def chat_with(settings, client, alice, path) -> Conversation:
     settings.MCP_SERVERS_FILE = str(path)
     [agent] = sync_agents()
     client.force_login(alice)
     return Conversation.objects.create(owner=alice, agent=agent)
 
 
+@pytest.fixture
+def conversation(settings, tmp_path, client, alice, completions):
+    """A chat with the test server over stdio: a new process for every round."""
+    return chat_with(settings, client, alice, stdio_servers_file(tmp_path))
+
+
+@pytest.fixture
+def http_conversation(request, settings, tmp_path, client, alice, completions):
+    """A chat with the test server over Streamable HTTP: one process keeps the sealed state."""
+    server = HttpTestServer()
+    request.addfinalizer(server.stop)
+    return chat_with(settings, client, alice, http_servers_file(tmp_path, server.url))
+
+
+@pytest.mark.parametrize("transport", ["conversation", "http_conversation"])
 def test_every_supported_type_is_answered_and_accepted_by_the_servers_model(
-    client, conversation, completions
+    request, client, transport, completions
 ):
+    conversation = request.getfixturevalue(transport)
     send(client, conversation, "profile")
     question = pending(conversation)
     assert question.message == "Tell me about yourself"

@@ -128,3 +128,18 @@ def test_a_server_for_some_groups_is_hidden_from_everyone_else(
     client.force_login(bob)
     client.get("/")
     assert "/agents/mcp-ops/new" in client.get("/").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_admin_lists_the_servers_read_only_with_their_status(settings, tmp_path, admin_client):
+    settings.MCP_SERVERS_FILE = str(tmp_path / "servers.toml")
+    (tmp_path / "servers.toml").write_text(
+        '[servers.docs]\ntransport = "http"\nurl = "https://docs.example.com/mcp"\n'
+        'headers = { Authorization = "MCP_DOCS_AUTH" }\n'
+    )
+    sync_agents()
+    page = admin_client.get("/admin/mcp_bridge/mcpserver/").content.decode()
+    assert "https://docs.example.com/mcp" in page
+    assert "every logged-in user" in page and "not checked yet" in page
+    assert "MCP_DOCS_AUTH" not in page  # not even the name of the secret's variable
+    assert admin_client.get("/admin/mcp_bridge/mcpserver/add/").status_code == 403
