@@ -22,7 +22,8 @@ def sync_agents(configured: dict[str, servers.ServerConfig] | None = None) -> li
             slug=f"mcp-{name}",
             defaults={
                 "name": server.display_name,
-                "description": server.description or f"MCP server ({server.transport})",
+                "description": server.description
+                or "An MCP server. Say anything to see its tools, or type tool_name {json}.",
                 "kind": KIND,
                 "builtin": True,
             },

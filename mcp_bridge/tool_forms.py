@@ -7,6 +7,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
 from elicitation import contract
+from elicitation.secrets import is_secret_name
 from playground.runtime import TurnContext
 
 MAX_ATTEMPTS = 5
@@ -18,6 +19,12 @@ async def ask_arguments(ctx: TurnContext, tool: dict) -> dict | None:
     name = tool["name"]
     if not schema.get("properties"):
         return {}
+    if secrets := [field for field in schema["properties"] if is_secret_name(str(field))]:
+        await ctx.report_error(
+            f"{name} takes a secret ({', '.join(secrets)}) as an argument; this playground never "
+            "stores secrets, so it cannot call it."
+        )
+        return None
     if not isinstance(contract.parse_request({"message": name, "requestedSchema": schema}),
                       contract.Degraded):  # fmt: skip
         response = await ctx.elicit(f"Arguments for {name}", schema, allowed_actions=["accept"])

@@ -198,6 +198,12 @@ async def forever() -> str:
 
 
 @server.tool()
+def connect_database(host: str, password: str) -> str:
+    """Take a password as an argument (which the chat must not collect)."""
+    return f"Connected to {host}."
+
+
+@server.tool()
 def huge() -> str:
     """Return about 10 MB of text."""
     return "x" * 10_000_000

@@ -137,3 +137,11 @@ def test_a_server_speaking_garbage_gets_a_clear_error(client, conversation, sett
     [error] = errors(conversation)
     assert error.startswith("Test server did not answer within 3 seconds")
     assert Turn.objects.get().status == Turn.Status.DONE
+
+
+def test_a_tool_that_takes_a_secret_is_not_offered_a_form(client, conversation):
+    send(client, conversation, "hi")
+    answer(client, pending(conversation), tool="connect_database")
+    [error] = errors(conversation)
+    assert error.startswith("connect_database takes a secret (password) as an argument")
+    assert not Part.objects.filter(state=Part.State.PENDING).exists()
