@@ -63,3 +63,24 @@ def test_a_tool_is_picked_its_arguments_filled_and_its_question_answered(page, l
     page.set_viewport_size({"width": 375, "height": 900})
     screenshot(page, "mcp-answered-375")
     assert (ARTIFACTS / "mcp-answered-375.png").exists()
+
+
+def test_a_servers_url_request_is_opened_and_done_and_the_tool_finishes(page, live_server):
+    # The server's sign-in page is answered here: the test never leaves the machine.
+    page.context.route(
+        "https://example.com/**", lambda route: route.fulfill(body="<title>Signed in</title>")
+    )
+    open_chat(page, live_server, "Test server")
+    send(page, "login")
+    card = page.locator("article.part--url.part--pending")
+    card.wait_for()
+    assert "Test server asks you to open a page" in card.inner_text()
+    assert card.locator(".url-host").inner_text() == "example.com"
+    with page.context.expect_page() as opened:
+        card.get_by_role("link", name="Open example.com").click()
+    assert opened.value.evaluate("window.opener") is None
+    waiting = page.locator("article.part--url-wait.part--pending")
+    waiting.wait_for()
+    assert "Waiting for Test server…" in waiting.inner_text()
+    waiting.get_by_role("button", name="I'm done").click()
+    page.locator(".bubble.agent", has_text="Login: accept").wait_for()
