@@ -124,7 +124,7 @@ async def _ask_url(
     The wait card suspends the run like any question: the 2026-07-28 retry and the -32042
     retry both need the out-of-band step finished first.
     """
-    value = url_value(server, params)
+    value = _url_value(server, params)
     opened = await ctx.render(
         kind="url", message=params.get("message", ""), value=value, intent=intent
     )
@@ -134,7 +134,7 @@ async def _ask_url(
     return opened if done.accepted else done
 
 
-def url_value(server: ServerConfig, params: dict) -> dict:
+def _url_value(server: ServerConfig, params: dict) -> dict:
     return {
         "url": params.get("url", ""),
         "server": server.display_name,
@@ -244,7 +244,7 @@ class HeldSession:
         is_url = question.get("mode") == "url"
         try:
             if is_url:
-                value = url_value(self.server, question)
+                value = _url_value(self.server, question)
                 response = await self.ctx.render(
                     kind="url", message=question["message"], value=value, intent=HELD_INTENT
                 )
@@ -267,7 +267,7 @@ class HeldSession:
 
     async def _show_wait(self, question: dict) -> None:
         """After Open: the wait card, settled by the server's notification or the result."""
-        value = url_value(self.server, question)
+        value = _url_value(self.server, question)
         try:
             await self.ctx.render(
                 kind="url-wait", message=WAIT_MESSAGE, value=value, intent=HELD_INTENT

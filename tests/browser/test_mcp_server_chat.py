@@ -61,8 +61,11 @@ def test_a_tool_is_picked_its_arguments_filled_and_its_question_answered(page, l
     assert "Answered by alice" in chip and "ada@example.com" in chip
     page.screenshot(path=ARTIFACTS / "mcp-answered.png", full_page=True)
     page.set_viewport_size({"width": 375, "height": 900})
-    screenshot(page, "mcp-answered-375")
-    assert (ARTIFACTS / "mcp-answered-375.png").exists()
+    page.emulate_media(color_scheme="dark")
+    page.screenshot(path=ARTIFACTS / "mcp-answered-dark-375.png", full_page=True)
+    assert serious_findings(page, "MCP chat, dark, 375 px") == []
+    # Long tool descriptions wrap inside the card instead of widening the page.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
 
 
 def test_a_servers_url_request_is_opened_and_done_and_the_tool_finishes(page, live_server):
