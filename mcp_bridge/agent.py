@@ -67,7 +67,7 @@ async def mcp_server(ctx: TurnContext, message: str) -> None:
         await ctx.say(f"{name} was not called.")
         return
     outcome = await call_tool(ctx, server, name, arguments)
-    await show_outcome(ctx, server.display_name, name, outcome)
+    await show_outcome(ctx, name, outcome)
 
 
 async def _listed_tools(server: servers.ServerConfig) -> dict:

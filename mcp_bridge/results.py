@@ -11,7 +11,7 @@ MAX_IMAGE_BYTES = 256_000
 IMAGE_TYPES = {"image/png", "image/jpeg", "image/gif", "image/webp"}
 
 
-async def show_outcome(ctx: TurnContext, server_name: str, tool: str, outcome: dict) -> None:
+async def show_outcome(ctx: TurnContext, tool: str, outcome: dict) -> None:
     """Show what calling `tool` came to: its result, or why there is none."""
     if "error" in outcome:
         await ctx.report_error(f"Calling {tool} failed: {outcome['error']}")
