@@ -19,19 +19,28 @@ class AgentSpec:
     run: Callable[[Any, str], Awaitable[None]]
     # Listed agents get a row (and a place on the home page) when `manage.py seed` runs.
     listed: bool = True
+    # (agent row, user) -> whether this person may chat with it; None: everyone who sees it.
+    available_to: Callable[[Any, Any], bool] | None = None
 
 
 REGISTRY: dict[str, AgentSpec] = {}
 
 
-def agent(slug: str, *, name: str, description: str = "", listed: bool = True):
+def agent(
+    slug: str,
+    *,
+    name: str,
+    description: str = "",
+    listed: bool = True,
+    available_to: Callable[[Any, Any], bool] | None = None,
+):
     """Register an agent implementation under a slug."""
 
     def register(obj):
         run = obj().run if inspect.isclass(obj) else obj
         if not inspect.iscoroutinefunction(run):
             raise TypeError(f"agent {slug!r} must be an async function or have an async run()")
-        REGISTRY[slug] = AgentSpec(slug, name, description, run, listed)
+        REGISTRY[slug] = AgentSpec(slug, name, description, run, listed, available_to)
         return obj
 
     return register

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "ninja",  # its API docs page and assets, served locally (no CDN)
     "playground",
     "elicitation",
+    "mcp_bridge",
     "api",
     "workbench",
 ]
@@ -304,3 +305,7 @@ LOGGING = {
 
 # Modules with agents of your own, imported at start-up (see README, "Write an agent").
 AGENT_MODULES = envlist("AGENT_MODULES", "")
+
+# MCP servers the playground may connect to: a TOML file (see mcp_bridge/servers.py and the
+# README). Unset: no MCP servers.
+MCP_SERVERS_FILE = os.environ.get("MCP_SERVERS_FILE", "")

@@ -15,6 +15,7 @@ from elicitation.access import login_required_inline
 from elicitation.models import Part
 from elicitation.secrets import redact_secrets
 from playground import fragments
+from playground.agents import REGISTRY
 from playground.models import Agent, Conversation, Turn
 from playground.onboarding.first_run import first_run_redirect
 from playground.push import push_html_soon
@@ -36,8 +37,16 @@ def get_conversation(request: HttpRequest, conversation_id: int) -> Conversation
 
 
 def agents_for(user):
-    """Return the agents a person can chat with: the built-in ones and their own."""
-    return Agent.objects.filter(Q(builtin=True) | Q(owner=user), is_draft=False)
+    """Return the agents a person can chat with: the built-in ones and their own, less those
+    whose implementation keeps them from this person (an MCP server for other groups)."""
+    agents = Agent.objects.filter(Q(builtin=True) | Q(owner=user), is_draft=False)
+    guarded = [spec.slug for spec in REGISTRY.values() if spec.available_to is not None]
+    hidden = [
+        agent.pk
+        for agent in agents.filter(kind__in=guarded)
+        if not REGISTRY[agent.kind].available_to(agent, user)
+    ]
+    return agents.exclude(pk__in=hidden)
 
 
 def title_for(first_message: str) -> str:
