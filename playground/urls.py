@@ -13,11 +13,13 @@ urlpatterns = [
     path("agents/<slug:slug>/new", views.start_conversation, name="start_conversation"),
     path("c/<int:conversation_id>/", views.conversation_page, name="conversation"),
     path("c/<int:conversation_id>/send", views.send_message, name="send_message"),
+    path("c/<int:conversation_id>/stop", views.stop_turn, name="stop_turn"),
     path("settings/", preferences.settings_page, name="settings"),
     path("settings/time-zone", preferences.detected_zone, name="detected_zone"),
     path("", include("elicitation.urls")),
     path("", include("playground.onboarding.urls")),
     path("", include("api.urls")),
+    path("", include("llm_agents.urls")),
     path(
         "accounts/login/",
         auth_views.LoginView.as_view(extra_context={"local": not settings.PRODUCTION}),
