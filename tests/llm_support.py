@@ -9,9 +9,12 @@ tell that a replay did not call the model again.
 import json
 from collections.abc import Callable
 
+from pydantic_ai import Tool
 from pydantic_ai.messages import ModelMessage, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
+from pydantic_ai.toolsets import FunctionToolset
 
+from llm_agents.tools import register_toolset
 from llm_agents.turns import run_llm_turn
 from playground.agents import agent
 
@@ -57,3 +60,27 @@ def scripted(*replies) -> None:
 @agent("test-llm", name="Scripted model", listed=False)
 async def scripted_llm(ctx, message: str) -> None:
     await run_llm_turn(ctx, FunctionModel(stream_function=_stream), provider_label='"scripted"')
+
+
+# A toolset like a deployment would add: one harmless tool, one destructive (approval first).
+DELETED: list[str] = []
+
+
+def delete_file(path: str) -> str:
+    """Delete a file."""
+    DELETED.append(path)
+    return f"deleted {path}"
+
+
+def file_size(path: str) -> int:
+    """Return a file's size in bytes."""
+    return len(path) * 100
+
+
+register_toolset(
+    "test-files",
+    lambda ctx: FunctionToolset(
+        [Tool(delete_file, metadata={"destructive": True}), Tool(file_size)]
+    ),
+    description="Files (for tests).",
+)
