@@ -5,7 +5,10 @@ Pure Python (no Django), so any client can use it; the golden fixtures in
 
 - `parse_request(payload)` reads the tool arguments `{message, requestedSchema}` into an
   `ElicitationRequest` (flat fields, options in one list, aliases normalised), or returns
-  `Degraded` with a one-line reason naming the offending property. It never raises.
+  `Degraded` with a one-line reason naming the offending property and the JSON pointer of the
+  offending place. It never raises. An accepted request lists `warnings`: what the contract
+  ignored or changed (ignored keywords, dropped formats, aliases, humanized names, ...), each
+  with its JSON pointer, one of `WARNING_CODES` and a sentence.
 - `validate_form` (raw HTML form values) and `validate_content` (typed JSON) check an answer
   against the request and return an `AnswerResult`: the content to send, or messages a person
   can act on, keyed by property name ("" for the whole form). They never raise.
@@ -29,8 +32,9 @@ Choices this module makes:
   that zone's offset on that date; a local time the clocks skip or pass twice is an error
   naming the zone. RFC 3339 text with its own offset is kept as sent.
 - The payload limit counts the UTF-8 bytes of the payload's compact JSON encoding.
-- Keywords outside the dialect (`exclusiveMinimum`, `multipleOf`, `$schema`, ...) are ignored,
-  as are keywords of another type (`minLength` on an integer).
+- Keywords outside the dialect (`examples`, `const`, ...) are ignored with a warning, as are
+  keywords of another type (`minLength` on an integer); `$schema`, `$id` and `$comment` change
+  nothing a person sees and pass without one.
 - Secrets are spotted in names and titles by words: "max_tokens" (a count) and "secretary" pass,
   "authToken", "client_secret", "API Key" and "private_key" do not.
 - Secrets in answers are redacted after validation, so a pattern or length is checked against
@@ -61,12 +65,14 @@ __all__ = [
     "MAX_PAYLOAD_BYTES",
     "MAX_PROPERTIES",
     "PROPERTY_NAME_RE",
+    "WARNING_CODES",
     "WIDGETS",
     "AnswerResult",
     "Degraded",
     "ElicitationRequest",
     "Field",
     "Option",
+    "Warning",
     "accept",
     "cancel",
     "decline",
@@ -86,6 +92,15 @@ MAX_ANSWER_CHARS = 100_000
 PROPERTY_NAME_RE = r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"
 
 FIELD_TYPES = ("string", "number", "integer", "boolean", "array")
+WARNING_CODES = (
+    "ignored-keyword",  # a keyword outside the dialect, or of another kind of field
+    "unknown-format",  # dropped: the field is plain text
+    "format-alias",  # normalised: "textarea" read as "multiline"
+    "unknown-widget",  # an x-ui widget other than textarea or code: plain text
+    "humanized-label",  # no title: "timeOfDay" shows as "Time of day"
+    "nullable-optional",  # anyOf [T, null] or type [T, "null"] read as an optional T
+    "type-assumed",  # a select without a type read as a string select
+)
 WIDGETS = ("textarea", "code")
 
 # Keys are lowercased with whitespace removed; unknown formats are dropped.
@@ -167,10 +182,20 @@ class Field:
 
 
 @dataclass(frozen=True)
+class Warning:  # the contract's own word; Python's builtin Warning is not used here
+    """Something the contract accepted but ignored or changed, where, and what a person sees."""
+
+    pointer: str  # JSON pointer into the payload, e.g. "/requestedSchema/properties/when/format"
+    code: str  # one of WARNING_CODES
+    text: str
+
+
+@dataclass(frozen=True)
 class ElicitationRequest:
     message: str
     title: str | None
     fields: tuple[Field, ...]
+    warnings: tuple[Warning, ...] = ()
 
     def schema(self) -> dict[str, Any]:
         """Return the Draft 2020-12 JSON schema that accepted content satisfies."""
@@ -194,6 +219,8 @@ class ElicitationRequest:
         """Return the normalized request as JSON data (None-valued keys left out)."""
         data = {"message": self.message, "title": self.title}
         data["fields"] = [_field_to_dict(field) for field in self.fields]
+        if self.warnings:
+            data["warnings"] = [asdict(warning) for warning in self.warnings]
         return _without_none(data)
 
     @classmethod
@@ -203,12 +230,14 @@ class ElicitationRequest:
             message=data["message"],
             title=data.get("title"),
             fields=tuple(_field_from_dict(field) for field in data["fields"]),
+            warnings=tuple(Warning(**warning) for warning in data.get("warnings", ())),
         )
 
 
 @dataclass(frozen=True)
 class Degraded:
     reason: str
+    pointer: str = ""  # JSON pointer of the offending place in the payload ("" = all of it)
 
     def error_text(self) -> str:
         """Return the tool result the agent receives for this payload."""
@@ -229,7 +258,11 @@ class AnswerResult:
 
 
 class _Unsupported(Exception):
-    """Carry the one-line reason a payload is degraded out of the parser."""
+    """Carry the one-line reason a payload is degraded, and where, out of the parser."""
+
+    def __init__(self, reason: str, pointer: str = "") -> None:
+        super().__init__(reason)
+        self.pointer = pointer
 
 
 def parse_request(payload: object) -> ElicitationRequest | Degraded:
@@ -237,7 +270,7 @@ def parse_request(payload: object) -> ElicitationRequest | Degraded:
     try:
         return _parse_payload(payload)
     except _Unsupported as exc:
-        return Degraded(str(exc))
+        return Degraded(str(exc), exc.pointer)
 
 
 def validate_form(
@@ -318,6 +351,62 @@ def humanize(name: str) -> str:
 
 # Parsing
 
+# Keywords the dialect reads, by what the property becomes; any other is ignored with a warning.
+_ANNOTATIONS = frozenset({"$schema", "$id", "$comment"})  # change nothing a person sees
+_COMMON = frozenset({"type", "title", "description", "default", "x-ui"}) | _ANNOTATIONS
+_OPTION_KEYS = frozenset({"enum", "enumNames", "oneOf", "anyOf"})
+_KNOWN = {
+    "text": _COMMON | {"minLength", "maxLength", "pattern", "format"},
+    "select": _COMMON | _OPTION_KEYS,
+    "number": _COMMON | {"minimum", "maximum"},
+    "boolean": _COMMON,
+    "array": _COMMON | _OPTION_KEYS | {"items", "minItems", "maxItems", "uniqueItems"},
+}
+_WHAT = {
+    "text": "a text field",
+    "select": "a single select",
+    "number": "a number field",
+    "boolean": "a yes/no field",
+    "array": "a multi-select",
+}
+_SCHEMA_KEYS = frozenset({"type", "properties", "required", "title", "additionalProperties"})
+_ITEM_KEYS = frozenset({"type"}) | _OPTION_KEYS | _ANNOTATIONS
+_UI_KEYS = ("widget", "placeholder")
+
+
+@dataclass(frozen=True)
+class _Place:
+    """Where the parser is: the words a reason names it by, its JSON pointer, its warnings.
+
+    A nullable property's own keywords sit inside `anyOf` (`inner`); keywords written beside
+    the `anyOf` (`outer`) sit on the property itself.
+    """
+
+    text: str
+    pointer: str
+    warnings: list[Warning]  # shared by every place of one payload
+    inner: str = ""
+    outer: frozenset[str] = frozenset()
+
+    def __str__(self) -> str:
+        return self.text
+
+    def at(self, *keys: str | int) -> str:
+        """Return the JSON pointer of a keyword path below this place."""
+        inner = self.inner if keys and keys[0] not in self.outer else ""
+        return self.pointer + inner + "".join(f"/{_escape(key)}" for key in keys)
+
+    def inside(self, text: str, *keys: str | int) -> Self:
+        """Return the place of a schema below this one (an option), named by `text`."""
+        return type(self)(text, self.at(*keys), self.warnings)
+
+    def warn(self, code: str, text: str, *keys: str | int) -> None:
+        self.warnings.append(Warning(self.at(*keys), code, text))
+
+
+def _escape(key: str | int) -> str:
+    return str(key).replace("~", "~0").replace("/", "~1")
+
 
 def _parse_payload(payload: object) -> ElicitationRequest:
     if not isinstance(payload, dict):
@@ -330,195 +419,258 @@ def _parse_payload(payload: object) -> ElicitationRequest:
         raise _Unsupported("payload is larger than 64 KiB")
     message = payload.get("message")
     if not isinstance(message, str):
-        raise _Unsupported("message must be a string")
+        raise _Unsupported("message must be a string", "/message")
     if not message.strip():
-        raise _Unsupported("message is empty")
+        raise _Unsupported("message is empty", "/message")
     if len(message) > MAX_MESSAGE_CHARS:
-        raise _Unsupported(f"message is longer than {MAX_MESSAGE_CHARS} characters")
+        raise _Unsupported(f"message is longer than {MAX_MESSAGE_CHARS} characters", "/message")
     schema = payload.get("requestedSchema")
     if not isinstance(schema, dict):
-        raise _Unsupported("requestedSchema must be an object")
+        raise _Unsupported("requestedSchema must be an object", "/requestedSchema")
+    place = _Place("requestedSchema", "/requestedSchema", [])
     if schema.get("type") != "object":
-        raise _Unsupported('requestedSchema must have type "object"')
+        raise _Unsupported('requestedSchema must have type "object"', place.at("type"))
     properties = schema.get("properties", {})
     if not isinstance(properties, dict):
-        raise _Unsupported("requestedSchema.properties must be an object")
+        raise _Unsupported("requestedSchema.properties must be an object", place.at("properties"))
     if len(properties) > MAX_PROPERTIES:
-        raise _Unsupported(f"requestedSchema has more than {MAX_PROPERTIES} properties")
+        raise _Unsupported(
+            f"requestedSchema has more than {MAX_PROPERTIES} properties", place.at("properties")
+        )
     required = schema.get("required", [])
     if not isinstance(required, list) or not all(isinstance(name, str) for name in required):
-        raise _Unsupported("requestedSchema.required must be a list of property names")
-    for name in required:
+        raise _Unsupported(
+            "requestedSchema.required must be a list of property names", place.at("required")
+        )
+    for index, name in enumerate(required):
         if name not in properties:
-            raise _Unsupported(f"required lists {_quote(name)}, which is not a property")
+            raise _Unsupported(
+                f"required lists {_quote(name)}, which is not a property",
+                place.at("required", index),
+            )
+    _warn_ignored(place, schema, _SCHEMA_KEYS | _ANNOTATIONS, "the form")
     title = schema.get("title")
+    fields = tuple(
+        _parse_field(name, prop, name in required, place) for name, prop in properties.items()
+    )
     return ElicitationRequest(
         message=message,
         title=title if isinstance(title, str) and title.strip() else None,
-        fields=tuple(
-            _parse_field(name, prop, name in required) for name, prop in properties.items()
-        ),
+        fields=fields,
+        warnings=tuple(place.warnings),
     )
 
 
-def _parse_field(name: object, prop: object, required: bool) -> Field:
+def _parse_field(name: object, prop: object, required: bool, schema: _Place) -> Field:
+    place = schema.inside(f"property {_quote(name)}", "properties", str(name))
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise _Unsupported(
             f"property name {_quote(name)} is not allowed \N{EM DASH} use up to 64 letters, "
-            'digits, "_", "." or "-", starting with a letter or "_"'
+            'digits, "_", "." or "-", starting with a letter or "_"',
+            place.pointer,
         )
-    where = f"property {_quote(name)}"
     if not isinstance(prop, dict):
-        raise _Unsupported(f"{where} must be a schema object")
-    prop, nullable = _unwrap_nullable(prop)
-    title = _text(prop, "title", where)
-    if is_secret_name(name) or is_secret_name(title or "") or _format_key(prop) == "password":
+        raise _Unsupported(f"{place} must be a schema object", place.pointer)
+    prop, place, nullable = _unwrap_nullable(prop, place, required)
+    title = _text(prop, "title", place)
+    secret = _secret_at(name, title, prop)
+    if secret is not None:
         raise _Unsupported(
-            f"{where} asks for a secret \N{EM DASH} use a connection flow instead of asking "
-            "for secrets in a form"
+            f"{place} asks for a secret \N{EM DASH} use a connection flow instead of asking "
+            "for secrets in a form",
+            place.at(*secret),
         )
-    kind = _field_type(prop, where)
+    kind = _field_type(prop, place)
     field = Field(
         name=name,
         type=kind,
         label=title or humanize(name),
         title=title,
-        description=_text(prop, "description", where),
+        description=_text(prop, "description", place),
         required=required and not nullable,
-        options=_field_options(prop, kind, where),
+        options=_field_options(prop, kind, place),
     )
     if kind == "string" and field.options is None:
-        field = _with_text_rules(field, prop, where)
+        field = _with_text_rules(field, prop, place)
     elif kind in ("number", "integer"):
-        minimum, maximum = _bound(prop, "minimum", where), _bound(prop, "maximum", where)
-        _check_order(minimum, maximum, f"{where} has minimum greater than maximum")
+        minimum, maximum = _bound(prop, "minimum", place), _bound(prop, "maximum", place)
+        _check_order(minimum, maximum, place, "minimum", "maximum")
         field = replace(field, minimum=minimum, maximum=maximum)
     elif kind == "array":
-        field = _with_item_counts(field, prop, where)
+        field = _with_item_counts(field, prop, place)
     if kind in ("string", "number", "integer"):
         placeholder = _ui(prop).get("placeholder")
         if isinstance(placeholder, str) and placeholder.strip():
             field = replace(field, placeholder=placeholder)
-    return _with_default(field, prop.get("default"), where)
+    _warn_about_field(field, prop, place)
+    return _with_default(field, prop.get("default"), place)
 
 
-def _unwrap_nullable(prop: dict) -> tuple[dict, bool]:
+def _unwrap_nullable(prop: dict, place: _Place, required: bool) -> tuple[dict, _Place, bool]:
     """Read anyOf [T, {"type": "null"}] and type [T, "null"] (older MCP servers) as optional T."""
     any_of = prop.get("anyOf")
     if isinstance(any_of, list) and len(any_of) == 2:
-        others = [s for s in any_of if not (isinstance(s, dict) and s.get("type") == "null")]
-        if len(others) == 1 and isinstance(others[0], dict):
+        others = [
+            (index, schema)
+            for index, schema in enumerate(any_of)
+            if not (isinstance(schema, dict) and schema.get("type") == "null")
+        ]
+        if len(others) == 1 and isinstance(others[0][1], dict):
+            index, inner = others[0]
             outer = {key: value for key, value in prop.items() if key != "anyOf"}
-            return {**others[0], **outer}, True
+            _warn_nullable(place, inner.get("type"), required, "anyOf")
+            inside = replace(place, inner=f"/anyOf/{index}", outer=frozenset(outer))
+            return {**inner, **outer}, inside, True
     kind = prop.get("type")
     if isinstance(kind, list) and len(kind) == 2 and kind.count("null") == 1:
-        return {**prop, "type": kind[1] if kind[0] == "null" else kind[0]}, True
-    return prop, False
+        kind = kind[1] if kind[0] == "null" else kind[0]
+        _warn_nullable(place, kind, required, "type")
+        return {**prop, "type": kind}, place, True
+    return prop, place, False
 
 
-def _field_type(prop: dict, where: str) -> str:
+def _warn_nullable(place: _Place, kind: object, required: bool, key: str) -> None:
+    text = f"{key} allows null, so the field is read as optional {_quote(kind)}"
+    if required:
+        text += " and is not required"
+    place.warn("nullable-optional", text, key)
+
+
+def _secret_at(name: str, title: str | None, prop: dict) -> tuple[str, ...] | None:
+    """Return the keyword path that asks for a secret ((), title or format), else None."""
+    if is_secret_name(name):
+        return ()
+    if is_secret_name(title or ""):
+        return ("title",)
+    if _format_key(prop) == "password":
+        return ("format",)
+    return None
+
+
+def _field_type(prop: dict, place: _Place) -> str:
     if "anyOf" in prop:
-        raise _Unsupported(f'{where} uses anyOf \N{EM DASH} only [T, {{"type": "null"}}] is read')
+        only_nullable = 'only [T, {"type": "null"}] is read'
+        raise _Unsupported(f"{place} uses anyOf \N{EM DASH} {only_nullable}", place.at("anyOf"))
     if "$ref" in prop:
-        raise _Unsupported(f"{where} uses $ref \N{EM DASH} inline its schema")
+        raise _Unsupported(f"{place} uses $ref \N{EM DASH} inline its schema", place.at("$ref"))
     kind = prop.get("type")
     if kind is None and ("enum" in prop or "oneOf" in prop):
         return "string"  # many servers leave the type off selects
     if kind == "object":
-        raise _Unsupported(f"{where} is nested \N{EM DASH} flat dialect only")
+        raise _Unsupported(f"{place} is nested \N{EM DASH} flat dialect only", place.at("type"))
     if kind is None:
-        raise _Unsupported(f"{where} has no type")
+        raise _Unsupported(f"{place} has no type", place.pointer)
     if kind not in FIELD_TYPES:
-        raise _Unsupported(f"{where} has unsupported type {_quote(kind)}")
+        raise _Unsupported(f"{place} has unsupported type {_quote(kind)}", place.at("type"))
     return kind
 
 
-def _field_options(prop: dict, kind: str, where: str) -> tuple[Option, ...] | None:
+def _field_options(prop: dict, kind: str, place: _Place) -> tuple[Option, ...] | None:
     if kind != "array":
         if _has_options(prop) and kind != "string":
             raise _Unsupported(
-                f"{where} has options but type {_quote(kind)} "
-                "\N{EM DASH} options are for strings only"
+                f"{place} has options but type {_quote(kind)} "
+                "\N{EM DASH} options are for strings only",
+                place.at("type"),
             )
-        return _options(prop, where) if _has_options(prop) else None
+        return _options(prop, place) if _has_options(prop) else None
     items = prop.get("items", {})
     if not isinstance(items, dict):
-        raise _Unsupported(f"{where} has items that are not a schema object")
+        raise _Unsupported(f"{place} has items that are not a schema object", place.at("items"))
     item_type = items.get("type", "string")
     if item_type != "string":
         what = "objects" if item_type == "object" else _quote(item_type)
         raise _Unsupported(
-            f"{where} is an array of {what} \N{EM DASH} only multi-select of string options "
-            "is supported"
+            f"{place} is an array of {what} \N{EM DASH} only multi-select of string options "
+            "is supported",
+            place.at("items", "type"),
         )
-    source = items if _has_options(items) else prop
-    if not _has_options(source):
+    if _has_options(items):
+        return _options(items, place, "items")
+    if not _has_options(prop):
         raise _Unsupported(
-            f"{where} is an array without options \N{EM DASH} only multi-select of string options "
-            "is supported"
+            f"{place} is an array without options \N{EM DASH} only multi-select of string "
+            "options is supported",
+            place.pointer,
         )
-    return _options(source, where)
+    return _options(prop, place)
 
 
 def _has_options(schema: dict) -> bool:
     return any(key in schema for key in ("enum", "oneOf", "anyOf"))
 
 
-def _options(schema: dict, where: str) -> tuple[Option, ...]:
+def _options(schema: dict, place: _Place, *path: str) -> tuple[Option, ...]:
     keys = [key for key in ("enum", "oneOf", "anyOf") if key in schema]
     if len(keys) > 1:
-        raise _Unsupported(f"{where} has more than one of enum, oneOf and anyOf")
+        raise _Unsupported(
+            f"{place} has more than one of enum, oneOf and anyOf", place.at(*path, keys[1])
+        )
     key = keys[0]
     entries = schema[key]
     if not isinstance(entries, list) or not entries:
-        raise _Unsupported(f"{where} has no options in {key}")
+        raise _Unsupported(f"{place} has no options in {key}", place.at(*path, key))
     if len(entries) > MAX_OPTIONS:
-        raise _Unsupported(f"{where} has more than {MAX_OPTIONS} options")
+        raise _Unsupported(f"{place} has more than {MAX_OPTIONS} options", place.at(*path, key))
     if key == "enum":
-        if not all(isinstance(value, str) for value in entries):
-            raise _Unsupported(f"{where} has an enum of non-strings")
+        for index, value in enumerate(entries):
+            if not isinstance(value, str):
+                raise _Unsupported(
+                    f"{place} has an enum of non-strings", place.at(*path, key, index)
+                )
         names = schema.get("enumNames", entries)
         if not isinstance(names, list) or len(names) != len(entries):
-            raise _Unsupported(f"{where} has enumNames that do not match its enum")
-        if not all(isinstance(label, str) for label in names):
-            raise _Unsupported(f"{where} has enumNames that are not all strings")
+            raise _Unsupported(
+                f"{place} has enumNames that do not match its enum", place.at(*path, "enumNames")
+            )
+        for index, label in enumerate(names):
+            if not isinstance(label, str):
+                raise _Unsupported(
+                    f"{place} has enumNames that are not all strings",
+                    place.at(*path, "enumNames", index),
+                )
         options = tuple(
             Option(value, label or value) for value, label in zip(entries, names, strict=True)
         )
     else:
-        options = tuple(_const_option(entry, where) for entry in entries)
+        options = tuple(
+            _const_option(entry, place, *path, key, index) for index, entry in enumerate(entries)
+        )
     seen = set()
-    for option in options:
+    for index, option in enumerate(options):
         if not option.value.strip():
-            raise _Unsupported(f"{where} has a blank option")
+            raise _Unsupported(f"{place} has a blank option", place.at(*path, key, index))
         if option.value in seen:
-            raise _Unsupported(f"{where} has duplicate option {_quote(option.value)}")
+            raise _Unsupported(
+                f"{place} has duplicate option {_quote(option.value)}", place.at(*path, key, index)
+            )
         seen.add(option.value)
     return options
 
 
-def _const_option(entry: object, where: str) -> Option:
+def _const_option(entry: object, place: _Place, *keys: str | int) -> Option:
     if not isinstance(entry, dict) or not isinstance(entry.get("const"), str):
-        raise _Unsupported(f'{where} has an option without a string "const"')
+        raise _Unsupported(f'{place} has an option without a string "const"', place.at(*keys))
     value = entry["const"]
-    where = f"{where} option {_quote(value)}"
-    return Option(value, _text(entry, "title", where) or value, _text(entry, "description", where))
+    option = place.inside(f"{place} option {_quote(value)}", *keys)
+    title, description = _text(entry, "title", option), _text(entry, "description", option)
+    return Option(value, title or value, description)
 
 
-def _with_text_rules(field: Field, prop: dict, where: str) -> Field:
-    min_length = _count(prop, "minLength", where)
-    max_length = _count(prop, "maxLength", where)
-    _check_order(min_length, max_length, f"{where} has minLength greater than maxLength")
+def _with_text_rules(field: Field, prop: dict, place: _Place) -> Field:
+    min_length = _count(prop, "minLength", place)
+    max_length = _count(prop, "maxLength", place)
+    _check_order(min_length, max_length, place, "minLength", "maxLength")
     pattern = prop.get("pattern")
     if pattern is not None:
         if not isinstance(pattern, str):
-            raise _Unsupported(f"{where} has a pattern that is not a string")
+            raise _Unsupported(f"{place} has a pattern that is not a string", place.at("pattern"))
         try:
             re.compile(pattern)
         except (re.error, OverflowError, RecursionError) as exc:
             detail = " ".join(str(exc).split())
             raise _Unsupported(
-                f"{where} has a pattern that Python cannot compile: {detail}"
+                f"{place} has a pattern that Python cannot compile: {detail}", place.at("pattern")
             ) from None
     widget = _ui(prop).get("widget")
     return replace(
@@ -531,16 +683,19 @@ def _with_text_rules(field: Field, prop: dict, where: str) -> Field:
     )
 
 
-def _with_item_counts(field: Field, prop: dict, where: str) -> Field:
-    min_items, max_items = _count(prop, "minItems", where), _count(prop, "maxItems", where)
-    _check_order(min_items, max_items, f"{where} has minItems greater than maxItems")
+def _with_item_counts(field: Field, prop: dict, place: _Place) -> Field:
+    min_items, max_items = _count(prop, "minItems", place), _count(prop, "maxItems", place)
+    _check_order(min_items, max_items, place, "minItems", "maxItems")
     count = len(field.options or ())
     if min_items is not None and min_items > count:
-        raise _Unsupported(f"{where} needs at least {min_items} choices but has {count} options")
+        raise _Unsupported(
+            f"{place} needs at least {min_items} choices but has {count} options",
+            place.at("minItems"),
+        )
     return replace(field, min_items=min_items, max_items=max_items)
 
 
-def _with_default(field: Field, default: object, where: str) -> Field:
+def _with_default(field: Field, default: object, place: _Place) -> Field:
     if default is None or default == "" or default == []:
         return field
     # A default is what the person will most likely submit, so it must pass as an answer.
@@ -549,40 +704,104 @@ def _with_default(field: Field, default: object, where: str) -> Field:
     if not result.ok:
         problem = result.errors[field.name]
         raise _Unsupported(
-            f"{where} has default {_quote(default)}, which is not a valid answer: {problem}"
+            f"{place} has default {_quote(default)}, which is not a valid answer: {problem}",
+            place.at("default"),
         )
     return replace(field, default=result.content.get(field.name))
 
 
-def _text(schema: dict, key: str, where: str) -> str | None:
+def _warn_about_field(field: Field, prop: dict, place: _Place) -> None:
+    """Warn about what the dialect ignores or changes in a property it accepts."""
+    shape = _shape(field)
+    _warn_ignored(place, prop, _KNOWN[shape], _WHAT[shape])
+    items = prop.get("items")
+    if field.type == "array" and isinstance(items, dict):
+        _warn_ignored(place, items, _ITEM_KEYS, "the options of a multi-select", "items")
+    ui = _ui(prop)
+    _warn_ignored(place, ui, frozenset(_UI_KEYS), _WHAT[shape], "x-ui")
+    widget = ui.get("widget")
+    if widget is not None and field.widget is None:
+        if shape == "text" and widget not in WIDGETS:
+            text = f"x-ui widget {_quote(widget)} is not known; the field is plain text"
+            place.warn("unknown-widget", text, "x-ui", "widget")
+        else:
+            text = f"x-ui widget does not apply to {_WHAT[shape]} and is ignored"
+            place.warn("ignored-keyword", text, "x-ui", "widget")
+    if ui.get("placeholder") is not None and field.placeholder is None:
+        text = f"x-ui placeholder does not apply to {_WHAT[shape]} and is ignored"
+        place.warn("ignored-keyword", text, "x-ui", "placeholder")
+    if "type" not in prop and field.type == "string":
+        place.warn("type-assumed", 'no type is given, so the select is read as "string"')
+    if field.title is None and field.label.lower() != field.name.lower():  # more than a capital
+        text = f"{_quote(field.name)} has no title and shows as {_quote(field.label)}"
+        place.warn("humanized-label", text)
+    raw = prop.get("format")
+    if shape == "text" and raw is not None:
+        if field.format is None:
+            text = f"format {_quote(raw)} is not known and is dropped; the field is plain text"
+            place.warn("unknown-format", text, "format")
+        elif raw != field.format:
+            text = f"format {_quote(raw)} is read as {_quote(field.format)}"
+            place.warn("format-alias", text, "format")
+
+
+def _shape(field: Field) -> str:
+    if field.type in ("array", "boolean"):
+        return field.type
+    if field.type in ("number", "integer"):
+        return "number"
+    return "text" if field.options is None else "select"
+
+
+def _warn_ignored(
+    place: _Place, schema: dict, known: frozenset[str], what: str, *path: str
+) -> None:
+    for key in schema:
+        if key in known:
+            continue
+        if key in _EVERY_KEYWORD:
+            text = f"{_quote(key)} does not apply to {what} and is ignored"
+        else:
+            text = f"{_quote(key)} is not part of the form dialect and is ignored"
+        place.warn("ignored-keyword", text, *path, key)
+
+
+_EVERY_KEYWORD = frozenset().union(*_KNOWN.values(), _SCHEMA_KEYS, _ITEM_KEYS, _UI_KEYS)
+
+
+def _text(schema: dict, key: str, place: _Place) -> str | None:
     value = schema.get(key)
     if value is not None and not isinstance(value, str):
-        raise _Unsupported(f"{where} has a {key} that is not a string")
+        raise _Unsupported(f"{place} has a {key} that is not a string", place.at(key))
     return value if value and value.strip() else None
 
 
-def _bound(prop: dict, key: str, where: str) -> int | float | None:
+def _bound(prop: dict, key: str, place: _Place) -> int | float | None:
     value = prop.get(key)
     if value is None or (isinstance(value, int) and not isinstance(value, bool)):
         return value
     if not isinstance(value, float) or not math.isfinite(value):
-        raise _Unsupported(f"{where} has a {key} that is not a finite number")
+        raise _Unsupported(f"{place} has a {key} that is not a finite number", place.at(key))
     return value
 
 
-def _count(prop: dict, key: str, where: str) -> int | None:
+def _count(prop: dict, key: str, place: _Place) -> int | None:
     value = prop.get(key)
     if value is None:
         return None
     count = _as_int(value)
     if count is None or count < 0:
-        raise _Unsupported(f"{where} has a {key} that is not a whole number of 0 or more")
+        raise _Unsupported(
+            f"{place} has a {key} that is not a whole number of 0 or more", place.at(key)
+        )
     return count
 
 
-def _check_order(low: int | float | None, high: int | float | None, reason: str) -> None:
+def _check_order(
+    low: int | float | None, high: int | float | None, place: _Place, low_key: str, high_key: str
+) -> None:
     if low is not None and high is not None and low > high:
-        raise _Unsupported(reason)
+        raise _Unsupported(f"{place} has {low_key} greater than {high_key}", place.at(low_key))
 
 
 def _format_key(prop: dict) -> str | None:

@@ -73,7 +73,7 @@ def test_it_degrades_payloads_that_are_not_json():
 
 def test_it_names_the_empty_message():
     assert parse_request({"message": "  ", "requestedSchema": {"type": "object"}}) == Degraded(
-        "message is empty"
+        "message is empty", "/message"
     )
 
 
@@ -81,7 +81,7 @@ def test_it_accepts_a_message_at_the_limit_and_refuses_one_above():
     at_limit = payload({}, message="m" * MAX_MESSAGE_CHARS)
     assert isinstance(parse_request(at_limit), ElicitationRequest)
     above = payload({}, message="m" * (MAX_MESSAGE_CHARS + 1))
-    assert parse_request(above) == Degraded("message is longer than 4000 characters")
+    assert parse_request(above) == Degraded("message is longer than 4000 characters", "/message")
 
 
 def test_it_counts_the_payload_in_utf8_bytes_of_compact_json():
@@ -97,7 +97,7 @@ def test_it_counts_the_payload_in_utf8_bytes_of_compact_json():
 
 def test_it_requires_an_object_schema():
     result = parse_request({"message": "Hi", "requestedSchema": {"type": "array"}})
-    assert result == Degraded('requestedSchema must have type "object"')
+    assert result == Degraded('requestedSchema must have type "object"', "/requestedSchema/type")
 
 
 def test_it_reads_missing_or_empty_properties_as_a_confirmation():

@@ -40,7 +40,7 @@ def test_request_fixture(path):
 @pytest.mark.parametrize("path", fixture_files("degraded"), ids=lambda path: path.stem)
 def test_degraded_fixture(path):
     fixture = load(path)
-    assert parse_request(fixture["payload"]) == Degraded(fixture["reason"])
+    assert parse_request(fixture["payload"]) == Degraded(fixture["reason"], fixture["pointer"])
     assert "\n" not in fixture["reason"]
 
 
