@@ -41,20 +41,10 @@ The result is the person's answer: {"action": "accept", "content": {...}}, or
 If the result starts with "elicitation: unsupported payload", the schema was not valid:
 fix what it says and call request_input again."""
 
-REQUEST_INPUT_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "message": {"type": "string", "description": "The question, in plain words."},
-        "requestedSchema": {
-            "type": "object",
-            "description": "The flat JSON schema of the answer (see above).",
-        },
-    },
-    "required": ["message", "requestedSchema"],
-}
 
-
-async def request_input(ctx: RunContext[TurnContext], message: str, requestedSchema: Any) -> str:
+async def request_input(
+    ctx: RunContext[TurnContext], message: str, requestedSchema: dict[str, Any]
+) -> str:
     """Defer a question the contract accepts; answer one it cannot show with the reason."""
     parsed = contract.parse_request({"message": message, "requestedSchema": requestedSchema})
     if isinstance(parsed, contract.Degraded):
@@ -64,12 +54,9 @@ async def request_input(ctx: RunContext[TurnContext], message: str, requestedSch
     raise CallDeferred(kind="question")
 
 
-REQUEST_INPUT_TOOL = Tool.from_schema(
-    request_input,
-    name=REQUEST_INPUT,
-    description=REQUEST_INPUT_DESCRIPTION,
-    json_schema=REQUEST_INPUT_SCHEMA,
-    takes_ctx=True,
+# Arguments are validated by the library: a model sending broken JSON is told, and retries.
+REQUEST_INPUT_TOOL = Tool(
+    request_input, name=REQUEST_INPUT, description=REQUEST_INPUT_DESCRIPTION, takes_ctx=True
 )
 
 

@@ -115,12 +115,12 @@ def explain(error: Exception, provider_label: str) -> str:
             f"{who} could not be reached or did not answer in time. Check that the server is "
             "running, then send your message again."
         )
-    if isinstance(error, UnexpectedModelBehavior):
-        return (
-            f"{who} sent a reply the playground could not use ({error.message}). "
-            "Send your message again, or pick another model."
-        )[:400]
-    return f"{who} failed: {error}. Send your message again."[:400]
+    # A broken stream, a reply that is not JSON, a tool call beyond repair.
+    reason = getattr(error, "message", "") or str(error)
+    return (
+        f"{who} sent a reply the playground could not use ({reason}). "
+        "Send your message again, or pick another model."
+    )[:400]
 
 
 def _shown(value) -> str:
