@@ -120,14 +120,12 @@ class FakeOpenAI:
             if reply.hold and index == 0:
                 self.released.wait(timeout=60)
         for index, (name, args) in enumerate(reply.calls):
+            arguments = args if isinstance(args, str) else json.dumps(args)  # str: sent as is
             call = {
                 "index": index,
                 "id": f"call_{len(self.requests)}_{index}",
                 "type": "function",
-                "function": {
-                    "name": name,
-                    "arguments": args if isinstance(args, str) else json.dumps(args),
-                },
+                "function": {"name": name, "arguments": arguments},
             }
             send(_chunk({"tool_calls": [call]}))
         send(_chunk({}, "tool_calls" if reply.calls else "stop"))

@@ -9,6 +9,7 @@ tell that a replay did not call the model again.
 import json
 from collections.abc import Callable
 
+import pytest
 from pydantic_ai import Tool
 from pydantic_ai.messages import ModelMessage, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
@@ -84,3 +85,10 @@ register_toolset(
     ),
     description="Files (for tests).",
 )
+
+
+@pytest.fixture
+def logged_in(client, alice):
+    """The test client, logged in as alice."""
+    client.force_login(alice)
+    return client

@@ -8,17 +8,12 @@ import pytest
 from playground.models import Agent, Conversation, Turn
 from tests.fake_openai import MODEL, FakeOpenAI, failure, garbage, text, tool_calls
 from tests.live_server import free_port
+from tests.llm_support import logged_in  # noqa: F401
 from tests.runtime_helpers import answer, pending, said, send
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]
 
 COLOUR = {"type": "object", "properties": {"colour": {"type": "string", "enum": ["red", "green"]}}}
-
-
-@pytest.fixture
-def client(client, alice):
-    client.force_login(alice)
-    return client
 
 
 @pytest.fixture

@@ -5,22 +5,22 @@ import pytest
 from elicitation import contract
 from elicitation.models import Part
 from playground.models import Step, Turn
-from tests.llm_support import REQUESTS, call, scripted, tool_results
+from tests.llm_support import (
+    REQUESTS,
+    call,
+    logged_in,  # noqa: F401
+    scripted,
+    tool_results,
+)
 from tests.runtime_helpers import answer, pending, said, send, start
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]
 
 COLOUR = {
     "type": "object",
     "properties": {"colour": {"type": "string", "enum": ["red", "green"]}},
     "required": ["colour"],
 }
-
-
-@pytest.fixture
-def client(client, alice):
-    client.force_login(alice)
-    return client
 
 
 def ask_colour(client, alice, then):
