@@ -31,6 +31,12 @@ Choices this module makes:
 - A date-time picker's local value ("2031-07-17T09:45") is read in the person's IANA zone with
   that zone's offset on that date; a local time the clocks skip or pass twice is an error
   naming the zone. RFC 3339 text with its own offset is kept as sent.
+- `multipleOf` is checked exactly on the numbers' decimal text (0.3 is a multiple of 0.1,
+  19.99 of 0.01), where jsonschema's float check would refuse both.
+- A single select may have integer or number options (`enum: [1, 2, 3]` on an integer, as
+  the MCP SDK sends for `Literal[1, 2, 3]`); the answer is the number. An option whose value
+  is not of the field's type ("1" on an integer) degrades the payload.
+- A payload with `mode: "url"` is not a form: the URL card shows it.
 - The payload limit counts the UTF-8 bytes of the payload's compact JSON encoding.
 - Keywords outside the dialect (`examples`, `const`, ...) are ignored with a warning, as are
   keywords of another type (`minLength` on an integer); `$schema`, `$id` and `$comment` change
@@ -49,10 +55,11 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields, replace
+from fractions import Fraction
 from typing import Any, Self
 from zoneinfo import ZoneInfo
 
-from jsonschema import Draft202012Validator, ValidationError
+from jsonschema import Draft202012Validator, ValidationError, validators
 
 from elicitation.local_time import LocalTimeError, from_local, zone_named
 from elicitation.secrets import is_secret_name, redact_secrets
@@ -78,6 +85,7 @@ __all__ = [
     "decline",
     "degradation_error",
     "humanize",
+    "multiple_of_message",
     "parse_request",
     "respond",
     "validate_content",
@@ -92,6 +100,7 @@ MAX_ANSWER_CHARS = 100_000
 PROPERTY_NAME_RE = r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"
 
 FIELD_TYPES = ("string", "number", "integer", "boolean", "array")
+_OPTION_TYPES = ("string", "number", "integer")  # single selects; multi-selects are strings
 WARNING_CODES = (
     "ignored-keyword",  # a keyword outside the dialect, or of another kind of field
     "unknown-format",  # dropped: the field is plain text
@@ -129,6 +138,9 @@ _FORMAT_MESSAGES = {
 _KEYWORDS = {
     "minimum": "minimum",
     "maximum": "maximum",
+    "exclusive_minimum": "exclusiveMinimum",
+    "exclusive_maximum": "exclusiveMaximum",
+    "multiple_of": "multipleOf",
     "min_length": "minLength",
     "max_length": "maxLength",
     "pattern": "pattern",
@@ -154,7 +166,7 @@ _FALSE = ("", "off", "false", "0", "no")
 
 @dataclass(frozen=True)
 class Option:
-    value: str
+    value: str | int | float  # a number for an integer or number single select
     label: str
     description: str | None = None
 
@@ -174,6 +186,9 @@ class Field:
     options: tuple[Option, ...] | None = None
     minimum: int | float | None = None
     maximum: int | float | None = None
+    exclusive_minimum: int | float | None = None
+    exclusive_maximum: int | float | None = None
+    multiple_of: int | float | None = None  # checked exactly on the decimal text: 0.3 is 3 x 0.1
     min_length: int | None = None
     max_length: int | None = None
     pattern: str | None = None
@@ -338,6 +353,15 @@ def degradation_error(reason: str) -> str:
     return f"elicitation: unsupported payload \N{EM DASH} {reason}"
 
 
+def multiple_of_message(multiple: int | float) -> str:
+    """Return what a person must do for a multipleOf: "Use at most 2 decimal places." for 0.01."""
+    step = Fraction(str(multiple))
+    places = len(str(step.denominator)) - 1
+    if step.numerator == 1 and step.denominator == 10**places and places:
+        return f"Use at most {_plural(places, 'decimal place')}."
+    return f"Enter a multiple of {multiple}."
+
+
 def humanize(name: str) -> str:
     """Return a property name as a label: "time_of_day" and "timeOfDay" -> "Time of day"."""
     words = [
@@ -351,14 +375,16 @@ def humanize(name: str) -> str:
 
 # Parsing
 
+_NUMBER_KEYWORDS = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf")
 # Keywords the dialect reads, by what the property becomes; any other is ignored with a warning.
 _ANNOTATIONS = frozenset({"$schema", "$id", "$comment"})  # change nothing a person sees
 _COMMON = frozenset({"type", "title", "description", "default", "x-ui"}) | _ANNOTATIONS
 _OPTION_KEYS = frozenset({"enum", "enumNames", "oneOf", "anyOf"})
 _KNOWN = {
     "text": _COMMON | {"minLength", "maxLength", "pattern", "format"},
-    "select": _COMMON | _OPTION_KEYS,
-    "number": _COMMON | {"minimum", "maximum"},
+    "select": _COMMON | _OPTION_KEYS,  # a number select ignores its limits: the options say it
+    "number": _COMMON
+    | {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
     "boolean": _COMMON,
     "array": _COMMON | _OPTION_KEYS | {"items", "minItems", "maxItems", "uniqueItems"},
 }
@@ -417,6 +443,8 @@ def _parse_payload(payload: object) -> ElicitationRequest:
         raise _Unsupported("payload cannot be encoded as JSON") from None
     if len(encoded) > MAX_PAYLOAD_BYTES:
         raise _Unsupported("payload is larger than 64 KiB")
+    if payload.get("mode") == "url":
+        raise _Unsupported("URL-mode elicitation is handled by the URL card", "/mode")
     message = payload.get("message")
     if not isinstance(message, str):
         raise _Unsupported("message must be a string", "/message")
@@ -493,9 +521,7 @@ def _parse_field(name: object, prop: object, required: bool, schema: _Place) -> 
     if kind == "string" and field.options is None:
         field = _with_text_rules(field, prop, place)
     elif kind in ("number", "integer"):
-        minimum, maximum = _bound(prop, "minimum", place), _bound(prop, "maximum", place)
-        _check_order(minimum, maximum, place, "minimum", "maximum")
-        field = replace(field, minimum=minimum, maximum=maximum)
+        field = _with_number_rules(field, prop, place)
     elif kind == "array":
         field = _with_item_counts(field, prop, place)
     if kind in ("string", "number", "integer"):
@@ -567,13 +593,13 @@ def _field_type(prop: dict, place: _Place) -> str:
 
 def _field_options(prop: dict, kind: str, place: _Place) -> tuple[Option, ...] | None:
     if kind != "array":
-        if _has_options(prop) and kind != "string":
+        if _has_options(prop) and kind not in _OPTION_TYPES:
             raise _Unsupported(
                 f"{place} has options but type {_quote(kind)} "
-                "\N{EM DASH} options are for strings only",
+                "\N{EM DASH} options are for strings and numbers only",
                 place.at("type"),
             )
-        return _options(prop, place) if _has_options(prop) else None
+        return _options(prop, kind, place) if _has_options(prop) else None
     items = prop.get("items", {})
     if not isinstance(items, dict):
         raise _Unsupported(f"{place} has items that are not a schema object", place.at("items"))
@@ -586,21 +612,21 @@ def _field_options(prop: dict, kind: str, place: _Place) -> tuple[Option, ...] |
             place.at("items", "type"),
         )
     if _has_options(items):
-        return _options(items, place, "items")
+        return _options(items, "string", place, "items")
     if not _has_options(prop):
         raise _Unsupported(
             f"{place} is an array without options \N{EM DASH} only multi-select of string "
             "options is supported",
             place.pointer,
         )
-    return _options(prop, place)
+    return _options(prop, "string", place)
 
 
 def _has_options(schema: dict) -> bool:
     return any(key in schema for key in ("enum", "oneOf", "anyOf"))
 
 
-def _options(schema: dict, place: _Place, *path: str) -> tuple[Option, ...]:
+def _options(schema: dict, kind: str, place: _Place, *path: str) -> tuple[Option, ...]:
     keys = [key for key in ("enum", "oneOf", "anyOf") if key in schema]
     if len(keys) > 1:
         raise _Unsupported(
@@ -613,12 +639,11 @@ def _options(schema: dict, place: _Place, *path: str) -> tuple[Option, ...]:
     if len(entries) > MAX_OPTIONS:
         raise _Unsupported(f"{place} has more than {MAX_OPTIONS} options", place.at(*path, key))
     if key == "enum":
-        for index, value in enumerate(entries):
-            if not isinstance(value, str):
-                raise _Unsupported(
-                    f"{place} has an enum of non-strings", place.at(*path, key, index)
-                )
-        names = schema.get("enumNames", entries)
+        values = [
+            _option_value(value, kind, place, *path, key, index)
+            for index, value in enumerate(entries)
+        ]
+        names = schema.get("enumNames", [str(value) for value in values])
         if not isinstance(names, list) or len(names) != len(entries):
             raise _Unsupported(
                 f"{place} has enumNames that do not match its enum", place.at(*path, "enumNames")
@@ -630,15 +655,16 @@ def _options(schema: dict, place: _Place, *path: str) -> tuple[Option, ...]:
                     place.at(*path, "enumNames", index),
                 )
         options = tuple(
-            Option(value, label or value) for value, label in zip(entries, names, strict=True)
+            Option(value, label or str(value)) for value, label in zip(values, names, strict=True)
         )
     else:
         options = tuple(
-            _const_option(entry, place, *path, key, index) for index, entry in enumerate(entries)
+            _const_option(entry, kind, place, *path, key, index)
+            for index, entry in enumerate(entries)
         )
     seen = set()
     for index, option in enumerate(options):
-        if not option.value.strip():
+        if isinstance(option.value, str) and not option.value.strip():
             raise _Unsupported(f"{place} has a blank option", place.at(*path, key, index))
         if option.value in seen:
             raise _Unsupported(
@@ -648,13 +674,28 @@ def _options(schema: dict, place: _Place, *path: str) -> tuple[Option, ...]:
     return options
 
 
-def _const_option(entry: object, place: _Place, *keys: str | int) -> Option:
-    if not isinstance(entry, dict) or not isinstance(entry.get("const"), str):
-        raise _Unsupported(f'{place} has an option without a string "const"', place.at(*keys))
-    value = entry["const"]
+def _const_option(entry: object, kind: str, place: _Place, *keys: str | int) -> Option:
+    if not isinstance(entry, dict) or "const" not in entry:
+        raise _Unsupported(f'{place} has an option without a "const"', place.at(*keys))
+    value = _option_value(entry["const"], kind, place, *keys, "const")
     option = place.inside(f"{place} option {_quote(value)}", *keys)
     title, description = _text(entry, "title", option), _text(entry, "description", option)
-    return Option(value, title or value, description)
+    return Option(value, title or str(value), description)
+
+
+def _option_value(value: object, kind: str, place: _Place, *keys: str | int) -> str | int | float:
+    """Return an option's value as the field's type has it (3.0 for an integer is 3)."""
+    if kind == "integer":
+        number, noun = _as_int(value), "a whole number"
+    elif kind == "number":
+        number, noun = _as_number(value), "a number"
+    else:
+        number, noun = (value if isinstance(value, str) else None), "a string"
+    if number is None:
+        raise _Unsupported(
+            f"{place} has option {_quote(value)}, which is not {noun}", place.at(*keys)
+        )
+    return number
 
 
 def _with_text_rules(field: Field, prop: dict, place: _Place) -> Field:
@@ -680,6 +721,26 @@ def _with_text_rules(field: Field, prop: dict, place: _Place) -> Field:
         min_length=min_length,
         max_length=max_length,
         pattern=pattern,
+    )
+
+
+def _with_number_rules(field: Field, prop: dict, place: _Place) -> Field:
+    bounds = {key: _bound(prop, key, place) for key in _NUMBER_KEYWORDS}
+    for low_key in ("minimum", "exclusiveMinimum"):
+        for high_key in ("maximum", "exclusiveMaximum"):
+            strict = "exclusive" in low_key + high_key  # 3 < x < 3 leaves nothing
+            _check_order(bounds[low_key], bounds[high_key], place, low_key, high_key, strict)
+    if bounds["multipleOf"] is not None and bounds["multipleOf"] <= 0:
+        raise _Unsupported(
+            f"{place} has multipleOf {bounds['multipleOf']}, not above 0", place.at("multipleOf")
+        )
+    return replace(
+        field,
+        minimum=bounds["minimum"],
+        maximum=bounds["maximum"],
+        exclusive_minimum=bounds["exclusiveMinimum"],
+        exclusive_maximum=bounds["exclusiveMaximum"],
+        multiple_of=bounds["multipleOf"],
     )
 
 
@@ -748,9 +809,9 @@ def _warn_about_field(field: Field, prop: dict, place: _Place) -> None:
 def _shape(field: Field) -> str:
     if field.type in ("array", "boolean"):
         return field.type
-    if field.type in ("number", "integer"):
-        return "number"
-    return "text" if field.options is None else "select"
+    if field.options is not None:
+        return "select"
+    return "number" if field.type in ("number", "integer") else "text"
 
 
 def _warn_ignored(
@@ -781,7 +842,9 @@ def _bound(prop: dict, key: str, place: _Place) -> int | float | None:
     if value is None or (isinstance(value, int) and not isinstance(value, bool)):
         return value
     if not isinstance(value, float) or not math.isfinite(value):
-        raise _Unsupported(f"{place} has a {key} that is not a finite number", place.at(key))
+        raise _Unsupported(
+            f"{place} has {key} {_quote(value)}, which is not a finite number", place.at(key)
+        )
     return value
 
 
@@ -798,10 +861,17 @@ def _count(prop: dict, key: str, place: _Place) -> int | None:
 
 
 def _check_order(
-    low: int | float | None, high: int | float | None, place: _Place, low_key: str, high_key: str
+    low: int | float | None,
+    high: int | float | None,
+    place: _Place,
+    low_key: str,
+    high_key: str,
+    strict: bool = False,
 ) -> None:
-    if low is not None and high is not None and low > high:
-        raise _Unsupported(f"{place} has {low_key} greater than {high_key}", place.at(low_key))
+    if low is None or high is None or low < high or (low == high and not strict):
+        return
+    relation = "not below" if strict else "greater than"
+    raise _Unsupported(f"{place} has {low_key} {relation} {high_key}", place.at(low_key))
 
 
 def _format_key(prop: dict) -> str | None:
@@ -829,11 +899,28 @@ def _as_int(value: object) -> int | None:
     return int(value) if isinstance(value, float) and value.is_integer() else None
 
 
+def _as_number(value: object) -> int | float | None:
+    """Return value when it is a finite JSON number (not a boolean), else None."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return value if math.isfinite(value) else None
+
+
 # Answers
 
 # jsonschema's own email check only looks for an "@": "ada@" would pass. Ask for more.
 _EMAIL_RE = re.compile(r"[^@\s]+@[^@\s.]+(\.[^@\s.]+)+")
 _FORMAT_CHECKER = copy.deepcopy(Draft202012Validator.FORMAT_CHECKER)
+
+
+def _exact_multiple_of(validator, multiple, instance, schema):
+    """Check multipleOf on the numbers' decimal text: jsonschema's float check refuses 0.3
+    for 0.1 and 19.99 for 0.01."""
+    if validator.is_type(instance, "number") and Fraction(str(instance)) % Fraction(str(multiple)):
+        yield ValidationError(f"{instance} is not a multiple of {multiple}")
+
+
+_VALIDATOR = validators.extend(Draft202012Validator, {"multipleOf": _exact_multiple_of})
 _FORMAT_CHECKER.checks("email")(
     lambda value: not isinstance(value, str) or bool(_EMAIL_RE.fullmatch(value))
 )
@@ -854,7 +941,7 @@ def _check(
             content[field.name] = False
         elif field.required:
             errors[field.name] = _REQUIRED
-    validator = Draft202012Validator(request.schema(), format_checker=_FORMAT_CHECKER)
+    validator = _VALIDATOR(request.schema(), format_checker=_FORMAT_CHECKER)
     for error in validator.iter_errors(content):
         # Errors without a path are "required" ones, already reported field by field above.
         if error.path:
@@ -915,7 +1002,8 @@ def _read_form(field: Field, values: list[str], zone: ZoneInfo) -> tuple[Any, st
         key = text.strip().lower()
         return (key in _TRUE, None) if key in _TRUE + _FALSE else (None, _YES_OR_NO)
     if field.type in ("integer", "number"):
-        return _read_number(text.strip(), whole=field.type == "integer")
+        number, error = _read_number(text.strip(), whole=field.type == "integer")
+        return number, error and _number_error(field, error)
     value = _clean_text(field, text)
     if value is not None and field.format == "date-time":
         try:
@@ -939,18 +1027,21 @@ def _read_number(text: str, *, whole: bool) -> tuple[int | float | None, str | N
     return None, message
 
 
+def _number_error(field: Field, error: str) -> str:
+    return _CHOOSE if field.options is not None else error  # a select's value is an option
+
+
 def _read_typed(field: Field, value: object) -> tuple[Any, str | None]:
     if value is None:
         return None, None
     match field.type:
         case "boolean":
             return (value, None) if isinstance(value, bool) else (None, _YES_OR_NO)
-        case "integer":
-            number = _as_int(value)
-            return (number, None) if number is not None else (None, _WHOLE_NUMBER)
-        case "number":
-            finite = isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
-            return (value, None) if finite and not isinstance(value, bool) else (None, _NUMBER)
+        case "integer" | "number":
+            whole = field.type == "integer"
+            number = _as_int(value) if whole else _as_number(value)
+            error = _WHOLE_NUMBER if whole else _NUMBER
+            return (number, None) if number is not None else (None, _number_error(field, error))
         case "array":
             if isinstance(value, list) and all(isinstance(item, str) for item in value):
                 return value or None, None
@@ -979,6 +1070,12 @@ def _message(error: ValidationError, field: Field) -> str:
             return f"Enter at least {limit}."
         case "maximum":
             return f"Enter at most {limit}."
+        case "exclusiveMinimum":
+            return f"Enter more than {limit}."
+        case "exclusiveMaximum":
+            return f"Enter less than {limit}."
+        case "multipleOf":
+            return multiple_of_message(limit)
         case "minLength":
             return f"Use at least {_plural(limit, 'character')}."
         case "maxLength":

@@ -4,12 +4,14 @@ Dates and times are shown in the zone of the conversation's owner, on the server
 HTML serves every tab, every push and the admin's script-free frame.
 """
 
+import math
 from collections.abc import Collection
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from elicitation.contract import ElicitationRequest, Field
+from elicitation.contract import ElicitationRequest, Field, multiple_of_message
 from elicitation.local_time import readable, to_local
 from elicitation.models import Part
 
@@ -56,7 +58,19 @@ class Widget:
                 if precise
                 else "60"
             )
+        if self.field.multiple_of is not None:
+            return _number_text(Fraction(str(self.field.multiple_of)))
         return "1" if self.field.type == "integer" else "any"
+
+    @property
+    def input_min(self) -> str:
+        """Return the lowest value a person may enter, for the input's `min` ("" for none)."""
+        return _input_bound(self.field, upper=False)
+
+    @property
+    def input_max(self) -> str:
+        """Return the highest value a person may enter, for the input's `max` ("" for none)."""
+        return _input_bound(self.field, upper=True)
 
     @property
     def hint(self) -> str:
@@ -86,11 +100,11 @@ class Widget:
         chosen = self.value if isinstance(self.value, list) else [self.value]
         return [
             Choice(
-                option.value,
+                str(option.value),  # a number option is sent back as its text
                 option.label,
                 option.description,
                 f"{self.dom_id}-{index}",
-                option.value in chosen,
+                str(option.value) in chosen,
             )
             for index, option in enumerate(self.field.options or ())
         ]
@@ -125,11 +139,71 @@ def constraint_hint(field: Field, control: str) -> str:
             hint = f"{hint} Hold Ctrl (⌘ on a Mac) to choose more than one.".strip()
         return hint
     if field.type in ("number", "integer"):
-        return _range("Enter", field.minimum, field.maximum, "")
+        return _number_hint(field)
     if field.options is None and field.type == "string" and field.min_length:
         # A maximum alone needs no words: the input stops at it.
         return _range("Use", field.min_length, field.max_length, " characters", counts=True)
     return ""
+
+
+def _number_hint(field: Field) -> str:
+    """Return a number's limits: "Enter 1 to 10.", "Enter more than 0 and less than 1000."."""
+    low, low_exclusive = _tighter(field.minimum, field.exclusive_minimum, max)
+    high, high_exclusive = _tighter(field.maximum, field.exclusive_maximum, min)
+    if low_exclusive or high_exclusive:
+        words = []
+        if low is not None:
+            words.append(f"{'more than' if low_exclusive else 'at least'} {low}")
+        if high is not None:
+            words.append(f"{'less than' if high_exclusive else 'at most'} {high}")
+        hint = f"Enter {' and '.join(words)}."
+    else:
+        hint = _range("Enter", low, high, "")
+    if field.multiple_of is not None and not (field.type == "integer" and field.multiple_of == 1):
+        hint = f"{hint} {multiple_of_message(field.multiple_of)}".strip()
+    return hint
+
+
+def _tighter(inclusive: Any, exclusive: Any, pick) -> tuple[Any, bool]:
+    """Return the tighter of an inclusive and an exclusive bound, and whether it is exclusive."""
+    if exclusive is None:
+        return inclusive, False
+    if inclusive is None or pick(inclusive, exclusive) == exclusive:
+        return exclusive, True
+    return inclusive, False
+
+
+def _input_bound(field: Field, *, upper: bool) -> str:
+    """Return the input attribute for a bound: the first value on the number's grid (its
+    multipleOf, or whole numbers) within it; "" when unbounded, or when an exclusive bound
+    has no grid to step to (HTML's min and max are inclusive)."""
+    if field.type not in ("number", "integer") or field.options is not None:
+        return ""
+    sign = -1 if upper else 1  # an upper bound is a lower bound of the negated numbers
+    inclusive, exclusive = (
+        (field.maximum, field.exclusive_maximum)
+        if upper
+        else (field.minimum, field.exclusive_minimum)
+    )
+    step = field.multiple_of or (1 if field.type == "integer" else None)
+    bounds = []
+    for value, is_exclusive in ((inclusive, False), (exclusive, True)):
+        if value is None:
+            continue
+        low = Fraction(str(value)) * sign
+        if step is not None:
+            grid = Fraction(str(step))
+            steps = math.floor(low / grid) + 1 if is_exclusive else math.ceil(low / grid)
+            low, is_exclusive = steps * grid, False
+        bounds.append((low, is_exclusive))
+    if not bounds:
+        return ""
+    low, is_exclusive = max(bounds)  # at the same value an exclusive bound is the tighter
+    return "" if is_exclusive else _number_text(low * sign)
+
+
+def _number_text(number: Fraction) -> str:
+    return str(number.numerator) if number.denominator == 1 else repr(float(number))
 
 
 def _range(verb: str, low: Any, high: Any, unit: str, *, counts: bool = False) -> str:

@@ -209,10 +209,13 @@ def test_it_reads_every_multi_select_form(prop):
 @pytest.mark.parametrize(
     ("prop", "expected"),
     [
-        ({"type": "string", "enum": ["a", 1]}, "has an enum of non-strings"),
-        ({"type": "integer", "enum": [1, 2]}, "options are for strings only"),
+        ({"type": "string", "enum": ["a", 1]}, "has option 1, which is not a string"),
+        ({"type": "boolean", "enum": [True]}, "options are for strings and numbers only"),
+        ({"type": "integer", "enum": ["1", "2"]}, 'has option "1", which is not a whole number'),
+        ({"type": "integer", "enum": [1, 2.5]}, "has option 2.5, which is not a whole number"),
+        ({"type": "number", "enum": [1, True]}, "has option true, which is not a number"),
         ({"type": "string", "enum": ["a"], "enumNames": []}, "enumNames that do not match"),
-        ({"type": "string", "oneOf": [{"title": "A"}]}, 'without a string "const"'),
+        ({"type": "string", "oneOf": [{"title": "A"}]}, 'without a "const"'),
         ({"type": "string", "enum": []}, "has no options"),
         ({"type": "string", "enum": ["a", "a"]}, 'has duplicate option "a"'),
         ({"type": "string", "enum": [" "]}, "has a blank option"),
@@ -284,9 +287,13 @@ def test_it_keeps_the_outer_title_of_a_nullable_property():
 @pytest.mark.parametrize(
     ("prop", "expected"),
     [
-        ({"type": "number", "minimum": "1"}, "minimum that is not a finite number"),
-        ({"type": "number", "maximum": math.inf}, "maximum that is not a finite number"),
-        ({"type": "number", "minimum": True}, "minimum that is not a finite number"),
+        ({"type": "number", "minimum": "1"}, 'minimum "1", which is not a finite number'),
+        ({"type": "number", "maximum": math.inf}, "maximum Infinity, which is not a finite"),
+        ({"type": "number", "minimum": True}, "minimum true, which is not a finite number"),
+        ({"type": "number", "exclusiveMinimum": True}, "exclusiveMinimum true, which is not"),
+        ({"type": "number", "multipleOf": 0}, "multipleOf 0, not above 0"),
+        ({"type": "number", "exclusiveMinimum": 3, "maximum": 3}, "exclusiveMinimum not below"),
+        ({"type": "integer", "minimum": 3, "exclusiveMaximum": 3}, "minimum not below"),
         ({"type": "integer", "minimum": 5, "maximum": 1}, "minimum greater than maximum"),
         ({"type": "string", "minLength": -1}, "minLength that is not a whole number"),
         ({"type": "string", "minLength": 3, "maxLength": 2}, "minLength greater than maxLength"),

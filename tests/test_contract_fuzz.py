@@ -3,6 +3,7 @@
 import copy
 import json
 import math
+from fractions import Fraction
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -27,6 +28,7 @@ KEYWORDS = [
     "type", "properties", "required", "items", "enum", "enumNames", "oneOf", "anyOf", "const",
     "title", "description", "default", "format", "pattern", "minimum", "maximum", "minLength",
     "maxLength", "minItems", "maxItems", "x-ui", "widget", "placeholder", "message",
+    "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
 ]  # fmt: skip
 TYPES = ["string", "number", "integer", "boolean", "array", "object", "null"]
 FORMATS = ["date", "date-time", "DateTime", "email", "uri", "url", "textarea", "long text", "x"]
@@ -166,17 +168,46 @@ def test_parse_request_never_raises(payload):
         assert ElicitationRequest.from_dict(stored) == result
 
 
+def number_answers(field: Field) -> st.SearchStrategy | None:
+    """Return valid numbers: multiples of the field's step within its bounds (any float when
+    a number has no multipleOf)."""
+    if field.type == "number" and field.multiple_of is None:
+        return st.floats(
+            field.minimum if field.exclusive_minimum is None else field.exclusive_minimum,
+            field.maximum if field.exclusive_maximum is None else field.exclusive_maximum,
+            exclude_min=field.exclusive_minimum is not None,
+            exclude_max=field.exclusive_maximum is not None,
+            allow_nan=False,
+            allow_infinity=False,
+        ).filter(
+            lambda value: (
+                (field.minimum is None or value >= field.minimum)
+                and (field.maximum is None or value <= field.maximum)
+            )
+        )
+    step = Fraction(str(field.multiple_of or 1))
+    if field.type == "integer" and step.denominator != 1:
+        return None
+    lows = [math.ceil(Fraction(str(field.minimum)) / step)] if field.minimum is not None else []
+    if field.exclusive_minimum is not None:
+        lows.append(math.floor(Fraction(str(field.exclusive_minimum)) / step) + 1)
+    highs = [math.floor(Fraction(str(field.maximum)) / step)] if field.maximum is not None else []
+    if field.exclusive_maximum is not None:
+        highs.append(math.ceil(Fraction(str(field.exclusive_maximum)) / step) - 1)
+    low, high = max(lows, default=None), min(highs, default=None)
+    if None not in (low, high) and low > high:
+        return None
+    whole = field.type == "integer"
+    return st.integers(low, high).map(lambda k: int(k * step) if whole else float(k * step))
+
+
 def answer_values(field: Field) -> st.SearchStrategy | None:
     """Return a strategy of valid answers for a field, or None when it is hard to satisfy."""
     if field.type == "boolean":
         return st.booleans()
-    if field.type == "integer":
-        low = None if field.minimum is None else math.ceil(field.minimum)
-        high = None if field.maximum is None else math.floor(field.maximum)
-        return None if None not in (low, high) and low > high else st.integers(low, high)
-    if field.type == "number":
-        return st.floats(field.minimum, field.maximum, allow_nan=False, allow_infinity=False)
     options = [option.value for option in field.options or ()]
+    if field.type in ("integer", "number") and not options:
+        return number_answers(field)
     if field.type == "array":
         low = max(1, field.min_items or 0)  # an empty choice is no answer
         high = len(options) if field.max_items is None else min(len(options), field.max_items)
