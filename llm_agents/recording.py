@@ -7,6 +7,7 @@ it streams, the reply so far is stored on the turn and pushed to the open tabs, 
 LIVE_TEXT_SECONDS: a reload or a reconnect shows the text so far.
 """
 
+import asyncio
 import time
 
 from asgiref.sync import sync_to_async
@@ -21,6 +22,7 @@ from playground.push import push_html
 from playground.runtime import Suspended, TurnContext
 
 LIVE_TEXT_SECONDS = 0.25
+STOP_CHECK_SECONDS = 1.0
 
 
 class TurnStopped(Suspended):
@@ -36,10 +38,11 @@ class LiveText:
         self.shown_at = 0.0
 
     async def update(self, text: str) -> None:
-        """Show the reply so far, unless it was shown less than LIVE_TEXT_SECONDS ago."""
-        if text == self.text or time.monotonic() - self.shown_at < LIVE_TEXT_SECONDS:
-            return
-        await self.show(text)
+        """Show the reply so far, at most every LIVE_TEXT_SECONDS (and look for a Stop at
+        least every STOP_CHECK_SECONDS, even while the model is silent)."""
+        since = time.monotonic() - self.shown_at
+        if since >= LIVE_TEXT_SECONDS and (text != self.text or since >= STOP_CHECK_SECONDS):
+            await self.show(text)
 
     async def show(self, text: str, *, thinking: bool = True) -> None:
         """Store and push `text` now; raise TurnStopped if the turn is no longer this run's."""
@@ -84,8 +87,21 @@ class RecordedModel(WrapperModel):
         async with self.wrapped.request_stream(
             messages, model_settings, model_request_parameters
         ) as stream:
-            async for _event in stream:
-                await self.live.update(stream.get().text or "")
+            events = aiter(stream)
+            next_event = asyncio.ensure_future(anext(events))
+            try:
+                while True:
+                    # Wake at least every LIVE_TEXT_SECONDS: the last words of a burst are shown
+                    # even when the model pauses, and a Stop is seen while it is silent.
+                    done, _ = await asyncio.wait({next_event}, timeout=LIVE_TEXT_SECONDS)
+                    await self.live.update(stream.get().text or "")
+                    if done:
+                        if isinstance(next_event.exception(), StopAsyncIteration):
+                            break
+                        next_event.result()  # a failed stream raises here
+                        next_event = asyncio.ensure_future(anext(events))
+            finally:
+                next_event.cancel()  # stopped mid-stream: nobody waits for the next event
             response = stream.get()
         await self.live.show("", thinking=False)  # the reply becomes a message next
         return dump_messages([response])
