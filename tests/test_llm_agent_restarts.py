@@ -4,7 +4,7 @@ call is in flight. Recorded model requests are never sent again; only the interr
 import pytest
 
 from tests.fake_openai import MODEL, FakeOpenAI, text, tool_calls
-from tests.live_server import LiveClient, LiveServer, wait_for
+from tests.live_server import FAST_RECOVERY, LiveClient, LiveServer, wait_for
 
 USERS = {"alice": "alice-password-1"}
 COLOUR = {"type": "object", "properties": {"colour": {"type": "string", "enum": ["red", "green"]}}}
@@ -22,16 +22,8 @@ def fake():
 
 @pytest.fixture
 def server(tmp_path, fake):
-    server = LiveServer(
-        tmp_path,
-        env={
-            "LLM_BASE_URL": fake.base_url,
-            "LLM_MODELS": MODEL,
-            "RUN_HEARTBEAT_SECONDS": "0.2",
-            "RUN_STALE_AFTER_SECONDS": "1",
-            "RECOVERY_SWEEP_SECONDS": "0.3",
-        },
-    )
+    env = {"LLM_BASE_URL": fake.base_url, "LLM_MODELS": MODEL, **FAST_RECOVERY}
+    server = LiveServer(tmp_path, env=env)
     server.prepare(USERS)
     server.start()
     yield server
