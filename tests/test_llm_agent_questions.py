@@ -5,6 +5,7 @@ import pytest
 from elicitation import contract
 from elicitation.models import Part
 from playground.models import Step, Turn
+from tests.admin_support import chat_client, make_staff
 from tests.llm_support import (
     REQUESTS,
     call,
