@@ -504,8 +504,8 @@ def _parse_field(name: object, prop: object, required: bool, schema: _Place) -> 
     secret = _secret_at(name, title, prop)
     if secret is not None:
         raise _Unsupported(
-            f"{place} asks for a secret \N{EM DASH} use a connection flow instead of asking "
-            "for secrets in a form",
+            f"{place} asks for a secret \N{EM DASH} secrets belong in a URL-mode elicitation "
+            "(the person enters them on the server's own page), never in a form",
             place.at(*secret),
         )
     kind = _field_type(prop, place)

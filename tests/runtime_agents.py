@@ -114,3 +114,20 @@ def _die_after_settling(sender, part, **kwargs) -> None:
 
 
 part_settled.connect(_die_after_settling, dispatch_uid="test-die-after-settling")
+
+
+GITHUB_SIGN_IN = "https://github.com/login/oauth/authorize?client_id=abc"
+
+
+@agent("test-url", name="Test URL", listed=False)
+async def url_page(ctx, message: str) -> None:
+    """Ask the person to open a page (URL mode), then wait until it is done."""
+    page = {"url": message, "server": "github", "elicitationId": "sign-in-1"}
+    opened = await ctx.render(kind="url", message="Sign in to GitHub to connect it.", value=page)
+    if not opened.accepted:
+        await ctx.say(f"Not opened: {opened.action} {opened.text}".strip())
+        return
+    done = await ctx.render(
+        kind="url-wait", message="Finish signing in on the page that opened.", value=page
+    )
+    await ctx.say(f"Signed in: {done.action}.")

@@ -379,8 +379,8 @@ def test_it_degrades_defaults_that_are_not_valid_answers(prop, expected):
 )
 def test_it_refuses_properties_that_ask_for_secrets(name):
     assert reason({name: STRING}) == (
-        f'property "{name}" asks for a secret — use a connection flow instead of asking '
-        "for secrets in a form"
+        f'property "{name}" asks for a secret — secrets belong in a URL-mode elicitation '
+        "(the person enters them on the server's own page), never in a form"
     )
 
 
