@@ -92,6 +92,16 @@ class TurnContext:
         self._calls += 1
         return index
 
+    @property
+    def call_index(self) -> int:
+        """Return the index the agent's next call will get within the turn."""
+        return self._calls
+
+    def skip_to(self, index: int) -> None:
+        """Continue numbering calls at `index`: after a recorded step that made calls of its
+        own while it ran (questions, notes), a replay skips past them to number the same."""
+        self._calls = max(self._calls, index)
+
     async def say(self, text: str) -> None:
         """Send an agent message (markdown). On replay an already-sent message is not resent."""
         await self._emit(Message.Role.AGENT, text)
@@ -100,6 +110,10 @@ class TurnContext:
         """Show the conversation's agent afresh in every open tab (the wizard created it)."""
         agent = await Agent.objects.aget(pk=self.agent.pk)
         await push_html(self.conversation.pk, await sync_to_async(fragments.render_header)(agent))
+
+    async def note(self, text: str) -> None:
+        """Add a note about the run (shown apart from the agent's own words)."""
+        await self._emit(Message.Role.NOTE, text)
 
     async def report_error(self, text: str) -> None:
         """Show the person that the run stopped (the runner calls this, not agents)."""

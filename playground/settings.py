@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "ninja",  # its API docs page and assets, served locally (no CDN)
     "playground",
     "elicitation",
+    "mcp_bridge",
     "api",
     "llm_agents",
 ]
@@ -311,3 +312,7 @@ ANTHROPIC_MODELS = envlist("ANTHROPIC_MODELS", "claude-sonnet-4-5")
 LLM_TIMEOUT_SECONDS = envfloat("LLM_TIMEOUT_SECONDS", 60)
 # Retries (with backoff, honouring Retry-After) of a request answered 408/409/429/5xx.
 LLM_MAX_RETRIES = int(os.environ.get("LLM_MAX_RETRIES", "2"))
+
+# MCP servers the playground may connect to: a TOML file (see mcp_bridge/servers.py and the
+# README). Unset: no MCP servers.
+MCP_SERVERS_FILE = os.environ.get("MCP_SERVERS_FILE", "")

@@ -8,9 +8,14 @@ import sys
 
 from tests.live_server import BASE_DIR
 
-APPS = ("elicitation", "playground", "llm_agents", "api")
+APPS = ("elicitation", "playground", "mcp_bridge", "llm_agents", "api")
 # Django's documented place for imports that need the app registry.
-FUNCTION_IMPORTS_ALLOWED = {"playground/apps.py", "api/apps.py", "llm_agents/apps.py"}
+FUNCTION_IMPORTS_ALLOWED = {
+    "playground/apps.py",
+    "mcp_bridge/apps.py",
+    "llm_agents/apps.py",
+    "api/apps.py",
+}
 # The ASGI entry point composes every app (it sits above them all, like the root URLconf).
 ENTRY_POINTS = {"playground.asgi"}
 
@@ -50,11 +55,22 @@ def test_the_elicitation_app_never_imports_the_playground():
     assert upward == []
 
 
-def test_no_app_imports_the_api_above_it():
+def test_the_mcp_bridge_sits_above_the_playground_and_below_the_api():
     upward = [
         (name, target)
         for name, tree in project_modules().items()
         if name.startswith(("elicitation", "playground")) and name not in ENTRY_POINTS
+        for target in imported(tree, top_level_only=False)
+        if target.startswith("mcp_bridge")
+    ]
+    assert upward == []
+
+
+def test_no_app_imports_the_api_above_it():
+    upward = [
+        (name, target)
+        for name, tree in project_modules().items()
+        if name.startswith(("elicitation", "playground", "mcp_bridge")) and name not in ENTRY_POINTS
         for target in imported(tree, top_level_only=False)
         if target.startswith("api")
     ]

@@ -3,12 +3,18 @@
 It needs no answer: it settles as soon as it is shown.
 
 Payload: {"message"?: str, "title": str, "fields"?: [{"label": str, "value": str}],
-"table"?: {"columns": [str], "rows": [[str]]}}. Pure Python; never raises.
+"table"?: {"columns": [str], "rows": [[str]]}, "image"?: {"src": data URL, "alt": str}}.
+An image is a small base64 data URL of a raster image type (no SVG: it can carry script).
+Pure Python; never raises.
 """
+
+import re
 
 from elicitation.kinds.base import InteractionKind
 
 MAX_ITEMS = 200
+MAX_IMAGE_CHARS = 400_000
+IMAGE_DATA_URL = re.compile(r"data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}")
 
 
 def parse_display(payload: object) -> tuple[dict | None, str]:
@@ -38,6 +44,13 @@ def parse_display(payload: object) -> tuple[dict | None, str]:
             "columns": [_text(c) for c in columns],
             "rows": [[_text(cell) for cell in row] for row in rows],
         }
+    image = payload.get("image")
+    if image is not None:
+        src = image.get("src") if isinstance(image, dict) else None
+        small = isinstance(src, str) and len(src) <= MAX_IMAGE_CHARS
+        if not small or not IMAGE_DATA_URL.fullmatch(src):
+            return None, "display image must be a small base64 PNG, JPEG, GIF or WebP data URL"
+        card["image"] = {"src": src, "alt": _text(image.get("alt"))}
     return card, ""
 
 

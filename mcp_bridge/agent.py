@@ -1,0 +1,111 @@
+"""The bridge as an agent: a conversation with an MCP server lists its tools, lets the person
+pick one and fill its arguments (or type `tool_name {json}`), calls it, and shows the result.
+
+Every configured server is an Agent row of kind "mcp" whose config names the server
+(see `catalog`); nothing else about the server is stored.
+"""
+
+import json
+import re
+
+from asgiref.sync import sync_to_async
+
+from mcp_bridge import servers
+from mcp_bridge.calls import call_tool, list_tools
+from mcp_bridge.catalog import KIND
+from mcp_bridge.connection import describe_error
+from mcp_bridge.results import show_outcome
+from mcp_bridge.tool_forms import ask_arguments, check_json_arguments
+from playground.agents import agent
+from playground.runtime import TurnContext
+
+DIRECT_CALL = re.compile(r"^\s*([A-Za-z0-9_.\-/]+)\s*(\{.*\})?\s*$", re.DOTALL)
+
+
+@agent(KIND, name="MCP server", description="Calls an MCP server's tools.", listed=False)
+async def mcp_server(ctx: TurnContext, message: str) -> None:
+    try:
+        server = servers.load().get(ctx.config.get("server", ""))
+    except servers.ServersFileError as error:
+        await ctx.report_error(str(error))
+        return
+    if server is None:
+        await ctx.report_error("This MCP server is no longer in the servers file.")
+        return
+    if not await sync_to_async(server.allows)(ctx.user):
+        await ctx.report_error(f"You are not in a group allowed to use {server.display_name}.")
+        return
+    listed = await ctx.step(f"{server.name}: tools/list", _listed_tools, server)
+    if "error" in listed:
+        await ctx.report_error(listed["error"])
+        return
+    tools = {tool["name"]: tool for tool in listed["tools"]}
+    call = await _direct_call(ctx, message, tools) or await _picked_call(ctx, server, tools)
+    if call is None:
+        return
+    name, arguments = call
+    if (tools[name].get("annotations") or {}).get("destructiveHint") and not await ctx.confirm(
+        f"Call {name} on {server.display_name}? The server marks it as destructive.",
+        details={"Server": server.display_name, "Tool": name, "Arguments": json.dumps(arguments)},
+        action=f"mcp:{server.name}:{name}",
+    ):
+        await ctx.say(f"{name} was not called.")
+        return
+    outcome = await call_tool(ctx, server, name, arguments)
+    await show_outcome(ctx, server.display_name, name, outcome)
+
+
+async def _listed_tools(server: servers.ServerConfig) -> dict:
+    try:
+        return {"tools": await list_tools(server)}
+    except Exception as error:
+        return {"error": describe_error(server, error)}
+
+
+async def _direct_call(ctx: TurnContext, message: str, tools: dict) -> tuple[str, dict] | None:
+    """Return the call `tool_name {json}` asks for (the JSON checked against the tool's schema)."""
+    match = DIRECT_CALL.match(message)
+    if match is None or match[1] not in tools:
+        return None
+    name = match[1]
+    schema = tools[name].get("inputSchema") or {"type": "object"}
+    arguments, problem = check_json_arguments(match[2] or "{}", schema)
+    if problem:
+        await ctx.report_error(f"Arguments for {name} refused: {problem}")
+        return None
+    return name, arguments
+
+
+async def _picked_call(ctx, server, tools: dict) -> tuple[str, dict] | None:
+    titled = any(t.get("title") for t in tools.values())  # (a Title column only if one has it)
+    columns = ["Tool", "Title", "Description"] if titled else ["Tool", "Description"]
+    rows = [
+        [t["name"], *([t.get("title") or ""] if titled else []), t.get("description") or ""]
+        for t in tools.values()
+    ]
+    await ctx.render(
+        kind="display",
+        message="Pick one below, or type tool_name {json} to call it directly.",
+        value={
+            "title": f"Tools of {server.display_name}",
+            "table": {"columns": columns, "rows": rows},
+        },
+    )
+    if not tools:
+        await ctx.say(f"{server.display_name} has no tools.")
+        return None
+    options = [{"const": name, "title": t.get("title") or name} for name, t in tools.items()]
+    picked = await ctx.elicit(
+        f"Which tool of {server.display_name} should I call?",
+        {
+            "type": "object",
+            "properties": {"tool": {"type": "string", "title": "Tool", "oneOf": options}},
+            "required": ["tool"],
+        },
+        allowed_actions=["accept"],
+    )
+    if not picked.accepted:
+        return None
+    name = picked.content["tool"]
+    arguments = await ask_arguments(ctx, tools[name])
+    return None if arguments is None else (name, arguments)

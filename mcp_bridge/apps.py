@@ -1,0 +1,18 @@
+from django.apps import AppConfig
+
+
+class McpBridgeConfig(AppConfig):
+    name = "mcp_bridge"
+    verbose_name = "MCP servers"
+
+    def ready(self) -> None:
+        # Imported here, once the app registry is ready (Django's documented place for it).
+        from django.db.models.signals import post_migrate
+
+        from elicitation.settle import part_settled
+        from mcp_bridge import agent  # noqa: F401  (registers the bridge as an agent kind)
+        from mcp_bridge.calls import wake_session
+        from mcp_bridge.catalog import sync_agents_after_migrate
+
+        part_settled.connect(wake_session, dispatch_uid="mcp-wake-held-session")
+        post_migrate.connect(sync_agents_after_migrate, sender=self)

@@ -1,0 +1,341 @@
+"""Call a server's tool from a turn, and put the questions the server asks to the person.
+
+`call_tool(ctx, server, tool, arguments)` returns `{"result": <CallToolResult JSON>}` or
+`{"error": <text for the chat>}`. Each round trip to the server is a recorded step of the turn,
+so a replay never calls the server again for a round it already made.
+
+Durable on 2026-07-28 servers: a round that returns `InputRequiredResult` is recorded, its
+questions become parts, and the run suspends holding nothing. After the answers the next round
+opens a fresh connection with `input_responses` + `request_state`. When the server no longer
+accepts that state (a new stdio process, a restart, an expired seal) the tool is called again
+from the start and the questions it asks again are answered from the recorded answers (matched
+by a digest of message and schema): the server re-runs its tool up to the question.
+
+Legacy servers push `elicitation/create` on a live session: the session is held while the
+question waits (up to the server's `hold_minutes`), the runner waiting on the part's channel
+group. On timeout, a crash of the server or a restart of the playground the question is
+cancelled with a note saying why, and the call reports the failure.
+"""
+
+import hashlib
+import json
+import math
+
+import anyio
+from asgiref.sync import sync_to_async
+from mcp.shared.exceptions import MCPError
+from mcp_types import (
+    INVALID_PARAMS,
+    URL_ELICITATION_REQUIRED,
+    ElicitCompleteNotification,
+    ElicitResult,
+    ErrorData,
+    InputRequiredResult,
+)
+
+from elicitation import contract, mcp_wire
+from elicitation.kinds import url_wait
+from elicitation.models import Part
+from elicitation.settle import settle_part
+from mcp_bridge.connection import connect, describe_error, root_cause
+from mcp_bridge.servers import ServerConfig
+from playground.part_waiting import announce_settled, part_group, wait_in_group
+from playground.runtime import Response, Suspended, TurnContext
+
+# Questions a held legacy session waits on (the only ones a restart can strand).
+HELD_INTENT = "mcp_session"
+ASKED_INTENT = "mcp_elicitation"
+MAX_ROUNDS = 10
+ACTIONS = ["accept", "decline", "cancel"]  # MCP has no prose reply
+WAIT_MESSAGE = "Finish in the page that opened, then come back here."
+
+
+async def list_tools(server: ServerConfig) -> list[dict]:
+    """Return the server's tools as JSON (name, title, description, inputSchema, annotations)."""
+    async with connect(server) as client:
+        listed = await client.list_tools()
+    return [_json(tool) for tool in listed.tools]
+
+
+async def call_tool(ctx: TurnContext, server: ServerConfig, tool: str, arguments: dict) -> dict:
+    """Call `tool` with `arguments` within the turn of `ctx`; ask the person what it asks."""
+    answers: dict[str, dict] = {}  # question digest -> ElicitResult JSON, for re-asked questions
+    responses, state = None, None
+    for _ in range(MAX_ROUNDS):
+        outcome = await _round(ctx, server, tool, arguments, responses, state, answers)
+        if "url_required" in outcome:  # -32042: open these pages, then call again
+            for params in outcome["url_required"]:
+                opened = await _ask_url(ctx, server, params, intent=ASKED_INTENT)
+                if not opened.accepted:
+                    return {"error": f"{tool} needs the page {params.get('url')} opened first."}
+            responses, state = None, None
+            continue
+        if "input_required" not in outcome:
+            return outcome
+        required = outcome["input_required"]
+        responses = {}
+        for key, request in (required.get("inputRequests") or {}).items():
+            params = request.get("params") or {}
+            if params.get("mode") == "url":
+                answer = elicit_result(await _ask_url(ctx, server, params, intent=ASKED_INTENT))
+            else:
+                answer = elicit_result(await _ask(ctx, params, intent=ASKED_INTENT))
+            if isinstance(answer, ErrorData):
+                return {"error": answer.message}
+            responses[key] = answers[question_digest(params)] = _json(answer)
+        state = required.get("requestState")
+    return {"error": f"{server.display_name} kept asking for more than {MAX_ROUNDS} rounds."}
+
+
+def question_digest(params: dict) -> str:
+    """Return what identifies a question across calls: its message and schema."""
+    question = [params.get("message"), params.get("requestedSchema")]
+    return hashlib.sha256(json.dumps(question, sort_keys=True).encode()).hexdigest()
+
+
+def elicit_result(response: Response) -> ElicitResult | ErrorData:
+    """Return the person's response as MCP's ElicitResult, or the error a degraded one is."""
+    if response.action in ACTIONS:
+        return ElicitResult.model_validate(mcp_wire.elicit_result(response.envelope))
+    return ErrorData(code=INVALID_PARAMS, message=response.text)
+
+
+def wake_session(sender, part, html: str, **kwargs) -> None:
+    """After a question a held session waits on settles: wake the runner holding it."""
+    if part.intent == HELD_INTENT:
+        announce_settled(part.pk)
+
+
+async def _ask(ctx: TurnContext, params: dict, *, intent: str) -> Response:
+    return await ctx.render(
+        kind="elicitation",
+        message=str(params.get("message", "")),
+        data_schema=params.get("requestedSchema"),
+        allowed_actions=ACTIONS,
+        intent=intent,
+    )
+
+
+async def _ask_url(
+    ctx: TurnContext, server: ServerConfig, params: dict, *, intent: str
+) -> Response:
+    """Show the URL card; once opened, wait (the wait card) until the person says "I'm done".
+
+    The wait card suspends the run like any question: the 2026-07-28 retry and the -32042
+    retry both need the out-of-band step finished first.
+    """
+    value = url_value(server, params)
+    opened = await ctx.render(
+        kind="url", message=params.get("message", ""), value=value, intent=intent
+    )
+    if not opened.accepted:
+        return opened
+    done = await ctx.render(kind="url-wait", message=WAIT_MESSAGE, value=value)
+    return opened if done.accepted else done
+
+
+def url_value(server: ServerConfig, params: dict) -> dict:
+    return {
+        "url": params.get("url", ""),
+        "server": server.display_name,
+        "elicitationId": params.get("elicitationId") or "",
+    }
+
+
+async def _round(ctx, server, tool, arguments, responses, state, answers) -> dict:
+    ran = False
+
+    async def send() -> dict:
+        nonlocal ran
+        ran = True
+        outcome = await _send(ctx, server, tool, arguments, responses, state, answers)
+        return outcome | {"next_call": ctx.call_index}
+
+    outcome = await ctx.step(f"{server.name}: {tool}", send)
+    if not ran:
+        ctx.skip_to(outcome["next_call"])  # past the questions a held session asked
+    return outcome
+
+
+async def _send(ctx, server, tool, arguments, responses, state, answers) -> dict:
+    if stranded := await _stranded_questions(ctx):
+        return {"error": await _abandon(ctx, server, stranded)}
+    session, result, problem, pages = HeldSession(ctx, server), None, "", None
+    try:
+        with session.scope:
+            async with connect(
+                server, elicitation_callback=session.answer, message_handler=session.notified
+            ) as client:
+                result = await _call(client, server, tool, arguments, responses, state, answers)
+    except Exception as error:
+        cause = root_cause(error)
+        if isinstance(cause, MCPError) and cause.code == URL_ELICITATION_REQUIRED:
+            pages = (cause.error.data or {}).get("elicitations") or []
+        else:
+            problem = describe_error(server, error)
+    finally:
+        await session.close(problem)
+    if pages is not None:
+        return {"url_required": pages}
+    if session.failure or result is None:
+        timed_out = f"{server.display_name} did not answer within {server.timeout_seconds:g} s."
+        return {"error": session.failure or problem or timed_out}
+    return _outcome(server, result)
+
+
+async def _call(client, server, tool, arguments, responses, state, answers):
+    def send(responses=None, state=None):
+        return client.session.call_tool(
+            tool,
+            arguments,
+            input_responses=responses,
+            request_state=state,
+            read_timeout_seconds=math.inf,  # bounded by the session's own deadline
+            allow_input_required=True,
+        )
+
+    try:
+        return await send(responses, state)
+    except MCPError as error:
+        if state is None or error.code != INVALID_PARAMS:
+            raise
+    # The server no longer knows this state: start over, answering what was answered already.
+    result = await send()
+    for _ in range(MAX_ROUNDS):
+        requests = result.input_requests if isinstance(result, InputRequiredResult) else None
+        known = {
+            key: answers.get(question_digest(_json(request.params)))
+            for key, request in (requests or {}).items()
+        }
+        if not known or None in known.values():
+            break
+        result = await send(known, result.request_state)
+    return result
+
+
+def _outcome(server: ServerConfig, result) -> dict:
+    if isinstance(result, InputRequiredResult):
+        return {"input_required": _json(result)}
+    payload = _json(result)
+    size = len(json.dumps(payload))
+    if size > server.max_result_bytes:
+        return {
+            "error": f"{server.display_name} returned a result of {size:,} bytes; this "
+            f"server's limit is {server.max_result_bytes:,} bytes (max_result_bytes)."
+        }
+    return {"result": payload}
+
+
+class HeldSession:
+    """A live legacy session's questions: each becomes a part; the session waits for it."""
+
+    def __init__(self, ctx: TurnContext, server: ServerConfig):
+        self.ctx = ctx
+        self.server = server
+        self.hold_seconds = server.hold_minutes * 60
+        self.scope = anyio.CancelScope(deadline=anyio.current_time() + server.timeout_seconds)
+        self.waiting: list[int] = []
+        self.url_waits: list[int] = []  # wait cards shown after a URL was opened
+        self.failure = ""
+
+    async def answer(self, context, params) -> ElicitResult | ErrorData:
+        """The SDK's elicitation callback: ask the person and wait, holding the session."""
+        self.scope.deadline = anyio.current_time() + self.hold_seconds + self.server.timeout_seconds
+        question = _json(params)
+        is_url = question.get("mode") == "url"
+        try:
+            if is_url:
+                value = url_value(self.server, question)
+                response = await self.ctx.render(
+                    kind="url", message=question["message"], value=value, intent=HELD_INTENT
+                )
+            else:
+                response = await _ask(self.ctx, question, intent=HELD_INTENT)
+        except Suspended as suspended:
+            response = await self._wait(suspended.args[0])
+        if is_url and response is not None and response.accepted:
+            await self._show_wait(question)
+        self.scope.deadline = anyio.current_time() + self.server.timeout_seconds
+        if response is None:
+            minutes = f"{self.server.hold_minutes:g} minute(s)"
+            self.failure = (
+                f"No answer within {minutes}: {self.server.display_name} could not wait longer "
+                "on its live session, so the question was cancelled and the tool call ended."
+            )
+            self.scope.cancel()
+            return ElicitResult(action="cancel")
+        return elicit_result(response)
+
+    async def _show_wait(self, question: dict) -> None:
+        """After Open: the wait card, settled by the server's notification or the result."""
+        value = url_value(self.server, question)
+        try:
+            await self.ctx.render(kind="url-wait", message=WAIT_MESSAGE, value=value)
+        except Suspended as suspended:
+            self.url_waits.append(suspended.args[0])
+
+    async def notified(self, message) -> None:
+        """The SDK's message handler: `notifications/elicitation/complete` ends a wait."""
+        if isinstance(message, ElicitCompleteNotification):
+            waits = url_wait.waiting_for(message.params.elicitation_id)
+            async for part in waits.filter(turn=self.ctx.turn):
+                await sync_to_async(settle_part)(part, dict(url_wait.COMPLETED))
+
+    async def _wait(self, part_id: int) -> Response | None:
+        self.waiting.append(part_id)
+
+        async def settled() -> Part | None:
+            part = await Part.objects.aget(pk=part_id)
+            return None if part.is_pending else part
+
+        part = await wait_in_group(part_group(part_id), settled, self.hold_seconds)
+        if part is None:
+            return None  # still waiting: `close` cancels it
+        self.waiting.remove(part_id)
+        return Response.from_part(part)
+
+    async def close(self, problem: str) -> None:
+        """Cancel, with a note, any question still waiting when the session ended."""
+        with anyio.CancelScope(shield=True):
+            reason = self.failure or (
+                f"The session ended before this question was answered: {problem}"
+            )
+            for part_id in list(self.waiting):
+                await _cancel_with_note(self.ctx, part_id, reason)
+            for part_id in self.url_waits:  # the call is over: nothing left to wait for
+                part = await Part.objects.aget(pk=part_id)
+                if part.is_pending:
+                    await sync_to_async(settle_part)(part, dict(url_wait.COMPLETED))
+
+
+async def _stranded_questions(ctx: TurnContext) -> list[Part]:
+    """Return questions an earlier run of this call asked on a session that is gone.
+
+    This round has no record, so any held question at or after its index comes from a run that
+    died while the question waited (a restart of the playground).
+    """
+    parts = Part.objects.filter(turn=ctx.turn, intent=HELD_INTENT, call_index__gte=ctx.call_index)
+    return [part async for part in parts.order_by("call_index")]
+
+
+async def _abandon(ctx: TurnContext, server: ServerConfig, stranded: list[Part]) -> str:
+    reason = (
+        f"The playground restarted while {server.display_name} waited for this answer on a live "
+        "session; that session is gone, so the question was cancelled and the tool call ended."
+    )
+    ctx.skip_to(stranded[-1].call_index + 1)
+    for part in stranded:
+        if part.is_pending:
+            await sync_to_async(settle_part)(part, contract.cancel())
+    await ctx.note(reason)
+    return reason
+
+
+async def _cancel_with_note(ctx: TurnContext, part_id: int, reason: str) -> None:
+    part = await Part.objects.aget(pk=part_id)
+    if part.is_pending and await sync_to_async(settle_part)(part, contract.cancel()):
+        await ctx.note(reason)
+
+
+def _json(model) -> dict:
+    return model.model_dump(mode="json", by_alias=True, exclude_none=True)

@@ -1,0 +1,80 @@
+"""Show a tool's result in the chat: text as markdown (the chat escapes any HTML in it),
+structured content and images as cards, links only when they are http(s) without credentials,
+and an error result as a clear error."""
+
+import json
+from urllib.parse import urlsplit
+
+from playground.runtime import TurnContext
+
+MAX_IMAGE_BYTES = 256_000
+IMAGE_TYPES = {"image/png", "image/jpeg", "image/gif", "image/webp"}
+
+
+async def show_outcome(ctx: TurnContext, server_name: str, tool: str, outcome: dict) -> None:
+    """Show what calling `tool` came to: its result, or why there is none."""
+    if "error" in outcome:
+        await ctx.report_error(f"Calling {tool} failed: {outcome['error']}")
+        return
+    result = outcome["result"]
+    blocks = result.get("content") or []
+    texts = [block.get("text", "") for block in blocks if block.get("type") == "text"]
+    if result.get("isError"):
+        await ctx.report_error(f"{tool} reported an error: {' '.join(texts) or 'no details'}")
+        return
+    for block in blocks:
+        await _show_block(ctx, tool, block)
+    structured = result.get("structuredContent")
+    # The SDK wraps a plain string result as {"result": text}: no card to repeat the text.
+    if structured is not None and structured != {"result": "".join(texts)}:
+        await ctx.render(
+            kind="display",
+            value={"title": f"Result of {tool}", "fields": _fields(structured)},
+        )
+    if not blocks and structured is None:
+        await ctx.say(f"{tool} returned nothing.")
+
+
+async def _show_block(ctx: TurnContext, tool: str, block: dict) -> None:
+    kind = block.get("type")
+    if kind == "text":
+        await ctx.say(block.get("text", ""))
+    elif kind == "image":
+        await _show_image(ctx, tool, block)
+    elif kind == "resource_link":
+        await ctx.say(link_markdown(block.get("uri", ""), block.get("name") or "link"))
+    elif kind == "resource" and "text" in (resource := block.get("resource") or {}):
+        await ctx.say(resource["text"])
+    else:
+        await ctx.say(f"({tool} returned {kind or 'unknown'} content, which is not shown here.)")
+
+
+async def _show_image(ctx: TurnContext, tool: str, block: dict) -> None:
+    mime, data = block.get("mimeType", ""), block.get("data", "")
+    if mime not in IMAGE_TYPES or len(data) * 3 // 4 > MAX_IMAGE_BYTES:
+        await ctx.say(f"({tool} returned an image of type {mime or 'unknown'} that is not shown.)")
+        return
+    image = {"src": f"data:{mime};base64,{data}", "alt": f"Image from {tool}"}
+    await ctx.render(kind="display", value={"title": f"Image from {tool}", "image": image})
+
+
+def link_markdown(uri: str, name: str) -> str:
+    """Return a markdown link for an http(s) URL without credentials, else say why there is none."""
+    parts = urlsplit(uri)
+    if parts.scheme not in ("http", "https") or not parts.hostname or "@" in parts.netloc:
+        return f"(A link to {_plain(name)} was not shown: only http and https links are.)"
+    return f"[{_plain(name)}](<{uri.replace('>', '%3E').replace(' ', '%20')}>)"
+
+
+def _plain(text: str) -> str:
+    """Return text with markdown's link punctuation escaped."""
+    return "".join("\\" + char if char in "[]()<>\\`*_" else char for char in str(text))
+
+
+def _fields(structured) -> list[dict]:
+    if not isinstance(structured, dict):
+        return [{"label": "Value", "value": json.dumps(structured, ensure_ascii=False)}]
+    return [
+        {"label": str(key), "value": v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)}
+        for key, v in list(structured.items())[:200]
+    ]

@@ -1,0 +1,170 @@
+"""The servers file: which MCP servers this playground may talk to, and how.
+
+Declared by whoever deploys the playground (never in the admin: a command typed into a web form
+would let any staff user run programs here). `MCP_SERVERS_FILE` names a TOML file:
+
+    [servers.weather]
+    transport = "stdio"
+    command = "python"
+    args = ["weather_server.py"]
+    env = ["MCP_WEATHER_KEY"]          # passed to the process from this environment
+
+    [servers.docs]
+    transport = "http"
+    url = "https://docs.example.com/mcp"
+    headers = { Authorization = "MCP_DOCS_AUTH" }   # header value read from that variable
+    groups = ["staff"]                 # default: every logged-in user
+    protocol = "legacy"              # its tools push elicitation/create (default: "auto")
+    timeout_seconds = 60
+    hold_minutes = 30
+    max_result_bytes = 1_000_000
+
+Only environment variables whose names start with `MCP_` may be referenced; their values are
+read when a connection opens and are never written to the database.
+"""
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.conf import settings
+
+ENV_PREFIX = "MCP_"
+NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
+DEFAULTS = {"timeout_seconds": 60.0, "hold_minutes": 30.0, "max_result_bytes": 1_000_000}
+
+
+class ServersFileError(Exception):
+    """The servers file cannot be used; the message names the file and the key or line."""
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    name: str
+    transport: str  # "stdio" or "http"
+    # "auto": 2026-07-28 when the server speaks it, else the handshake; "legacy": the handshake
+    # (for servers whose tools push elicitation/create, which only a legacy session carries)
+    protocol: str = "auto"
+    title: str = ""
+    description: str = ""
+    command: str = ""
+    args: tuple[str, ...] = ()
+    env: tuple[str, ...] = ()
+    cwd: str = ""
+    url: str = ""
+    headers: dict[str, str] = field(default_factory=dict)  # header name -> env var name
+    groups: tuple[str, ...] = ()
+    timeout_seconds: float = DEFAULTS["timeout_seconds"]
+    hold_minutes: float = DEFAULTS["hold_minutes"]
+    max_result_bytes: int = DEFAULTS["max_result_bytes"]
+
+    @property
+    def display_name(self) -> str:
+        return self.title or self.name
+
+    @property
+    def target(self) -> str:
+        """Return where the server is, for people: its URL or its command line."""
+        return self.url if self.transport == "http" else " ".join([self.command, *self.args])
+
+    def environment(self) -> dict[str, str]:
+        """Return the variables passed to a stdio server (only those that are set)."""
+        return {name: os.environ[name] for name in self.env if name in os.environ}
+
+    def header_values(self) -> dict[str, str]:
+        """Return the HTTP headers, their values read from the environment now."""
+        return {h: os.environ[var] for h, var in self.headers.items() if var in os.environ}
+
+    def allows(self, user) -> bool:
+        """Return whether `user` may use this server (any logged-in user when no groups)."""
+        if not user.is_authenticated:
+            return False
+        return not self.groups or user.groups.filter(name__in=self.groups).exists()
+
+
+def load(path: str | Path | None = None) -> dict[str, ServerConfig]:
+    """Return the configured servers by name (none when no servers file is set)."""
+    path = path or settings.MCP_SERVERS_FILE
+    if not path:
+        return {}
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except OSError as error:
+        raise ServersFileError(f"{path}: cannot read it ({error.strerror}).") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ServersFileError(f"{path}: not valid TOML: {error}.") from None
+    unknown = set(data) - {"servers"}
+    if unknown:
+        raise ServersFileError(f"{path}: unknown top-level key {sorted(unknown)[0]!r}.")
+    servers = data.get("servers", {})
+    if not isinstance(servers, dict):
+        raise ServersFileError(f"{path}: servers must be a table ([servers.<name>]).")
+    return {name: _server(path, name, table) for name, table in servers.items()}
+
+
+def _server(path: Path, name: str, table) -> ServerConfig:
+    where = f"{path}: servers.{name}"
+    if not NAME.match(name):
+        raise ServersFileError(f"{where}: a name is lowercase letters, digits, - and _.")
+    if not isinstance(table, dict):
+        raise ServersFileError(f"{where} must be a table.")
+    known = set(ServerConfig.__dataclass_fields__) - {"name"}
+    if unknown := sorted(set(table) - known):
+        raise ServersFileError(f"{where}.{unknown[0]}: unknown key.")
+    transport = table.get("transport")
+    if transport not in ("stdio", "http"):
+        raise ServersFileError(f'{where}.transport: must be "stdio" or "http".')
+    values = {"name": name, "transport": transport}
+    if table.get("protocol", "auto") not in ("auto", "legacy"):
+        raise ServersFileError(f'{where}.protocol: must be "auto" or "legacy".')
+    for key in ("title", "description", "command", "cwd", "url", "protocol"):
+        if key in table:
+            values[key] = _string(where, key, table[key])
+    for key in ("args", "env", "groups"):
+        if key in table:
+            values[key] = tuple(_strings(where, key, table[key]))
+    for key, default in DEFAULTS.items():
+        if key in table:
+            values[key] = _positive(where, key, table[key], type(default))
+    if "headers" in table:
+        headers = table["headers"]
+        if not isinstance(headers, dict):
+            raise ServersFileError(f"{where}.headers: must be a table of header = variable name.")
+        values["headers"] = {h: _variable(f"{where}.headers", h, v) for h, v in headers.items()}
+    for variable in values.get("env", ()):
+        _variable(where, "env", variable)
+    if transport == "stdio" and not values.get("command"):
+        raise ServersFileError(f"{where}.command: a stdio server needs a command.")
+    if transport == "http" and not re.match(r"^https?://[^\s/@]+", values.get("url", "")):
+        raise ServersFileError(f"{where}.url: an http server needs an http(s):// URL.")
+    return ServerConfig(**values)
+
+
+def _string(where: str, key: str, value) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ServersFileError(f"{where}.{key}: must be a non-empty string.")
+    return value
+
+
+def _strings(where: str, key: str, value) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ServersFileError(f"{where}.{key}: must be a list of strings.")
+    return value
+
+
+def _positive(where: str, key: str, value, kind: type) -> float | int:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        raise ServersFileError(f"{where}.{key}: must be a positive number.")
+    return kind(value)
+
+
+def _variable(where: str, key: str, name) -> str:
+    if not isinstance(name, str) or not name.startswith(ENV_PREFIX):
+        raise ServersFileError(
+            f"{where}.{key}: {name!r} is not allowed; only environment variables whose names "
+            f"start with {ENV_PREFIX} can be passed to a server."
+        )
+    return name

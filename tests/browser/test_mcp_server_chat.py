@@ -1,0 +1,65 @@
+"""A person calls a real MCP server's tool from the chat and answers the form it asks."""
+
+import sqlite3
+import sys
+
+import pytest
+
+from tests.browser.axe import serious_findings
+from tests.browser.chat import ARTIFACTS, open_chat, screenshot, send
+from tests.live_server import LiveServer
+from tests.mcp_support import TEST_SERVER
+
+# Starting the playground and the MCP server processes is most of the time, on a busy machine.
+pytestmark = pytest.mark.timeout(300)
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory, prepared_database):
+    workdir = tmp_path_factory.mktemp("mcp-browser")
+    servers_file = workdir / "servers.toml"
+    servers_file.write_text(
+        f'[servers.test]\ntitle = "Test server"\ndescription = "The SDK-built test server."\n'
+        f'transport = "stdio"\ncommand = "{sys.executable}"\nargs = ["{TEST_SERVER}"]\n'
+    )
+    server = LiveServer(workdir, env={"MCP_SERVERS_FILE": str(servers_file)})
+    with sqlite3.connect(prepared_database) as source, sqlite3.connect(server.db_path) as copy:
+        source.backup(copy)
+    server.manage("mcp_check")  # connects, lists the tools, and puts the server on the home page
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_a_tool_is_picked_its_arguments_filled_and_its_question_answered(page, live_server):
+    open_chat(page, live_server, "Test server")
+    send(page, "hi")
+    page.locator(".display-card", has_text="Tools of Test server").wait_for()
+    pick = page.locator("article.part--pending")
+    pick.get_by_label("Tool").select_option("profile")
+    pick.get_by_role("button", name="Submit").click()
+
+    form = page.locator("article.part--pending", has_text="Tell me about yourself")
+    form.wait_for()
+    form.locator("[name='answer.name']").fill("Ada")
+    form.locator("[name='answer.age']").fill("36")
+    form.locator("[name='answer.height']").fill("1.7")
+    form.get_by_label("Pro").check()
+    form.get_by_label("Music").check()
+    form.locator("[name='answer.email']").fill("ada@example.com")
+    form.locator("[name='answer.birthday']").fill("1815-12-10")
+    page.set_viewport_size({"width": 1366, "height": 1100})
+    screenshot(page, "mcp-form")
+    assert serious_findings(page, "MCP elicitation form") == []
+    form.get_by_role("button", name="Submit").click()
+
+    reply = page.locator(".bubble.agent", has_text="Profile:")
+    reply.wait_for()
+    assert '"plan":"pro"' in reply.inner_text()
+    assert '"topics":["music"]' in reply.inner_text()
+    chip = page.locator("article.part", has_text="Tell me about yourself").inner_text()
+    assert "Answered by alice" in chip and "ada@example.com" in chip
+    page.screenshot(path=ARTIFACTS / "mcp-answered.png", full_page=True)
+    page.set_viewport_size({"width": 375, "height": 900})
+    screenshot(page, "mcp-answered-375")
+    assert (ARTIFACTS / "mcp-answered-375.png").exists()

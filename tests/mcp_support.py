@@ -1,0 +1,58 @@
+"""Servers files for the bridge's tests: the SDK-built test server over stdio or HTTP."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.live_server import BASE_DIR, free_port, wait_for
+
+TEST_SERVER = BASE_DIR / "tests" / "mcp_test_server.py"
+
+
+def stdio_servers_file(directory: Path, *, protocol: str = "auto", extra: str = "") -> Path:
+    """Write a servers file naming the test server over stdio as `test`; return its path."""
+    path = directory / "mcp_servers.toml"
+    path.write_text(
+        "[servers.test]\n"
+        'title = "Test server"\n'
+        'transport = "stdio"\n'
+        f"command = {str(sys.executable)!r}\n"
+        f"args = [{str(TEST_SERVER)!r}]\n"
+        'env = ["MCP_TEST_LOG"]\n'
+        f'protocol = "{protocol}"\n' + extra
+    )
+    return path
+
+
+def http_servers_file(directory: Path, url: str, *, protocol: str = "auto") -> Path:
+    path = directory / "mcp_servers.toml"
+    path.write_text(
+        f'[servers.test]\ntitle = "Test server"\ntransport = "http"\nurl = "{url}"\n'
+        f'protocol = "{protocol}"\n'
+    )
+    return path
+
+
+class HttpTestServer:
+    """The test server on Streamable HTTP, on a free 127.0.0.1 port."""
+
+    def __init__(self, env: dict | None = None):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/mcp"
+        self.process = subprocess.Popen(
+            [sys.executable, str(TEST_SERVER), "http", str(self.port)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_for(self._listening, message="the MCP test server did not start")
+
+    def _listening(self) -> bool:
+        import socket
+
+        with socket.socket() as sock:
+            return sock.connect_ex(("127.0.0.1", self.port)) == 0
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.wait()

@@ -1,0 +1,202 @@
+"""An MCP server written with the official SDK, for the bridge's tests: over stdio
+(`python tests/mcp_test_server.py`) or Streamable HTTP (`... http PORT`).
+
+`MCP_TEST_LOG`, when set, names a file each completed `profile` call appends a line to, so a
+test can see how many times the tool really ran to the end.
+"""
+
+import datetime
+import os
+import sys
+import threading
+from typing import Annotated, Literal
+
+from mcp.server.elicitation import AcceptedElicitation, ElicitationResult
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.resolve import Elicit, Resolve
+from mcp.shared.exceptions import UrlElicitationRequiredError
+from mcp_types import (
+    CallToolResult,
+    ElicitRequest,
+    ElicitRequestURLParams,
+    ImageContent,
+    InputRequiredResult,
+    ResourceLink,
+    TextContent,
+    ToolAnnotations,
+)
+from pydantic import AnyUrl, BaseModel, EmailStr, Field
+
+server = MCPServer("test-server")
+
+PIXEL = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAF"
+    "BQIAX8jx0gAAAABJRU5ErkJggg=="
+)
+
+
+class Profile(BaseModel):
+    name: str = Field(description="Your name")
+    age: int = Field(ge=0, le=150)
+    height: float = Field(description="Height in metres")
+    subscribe: bool = False
+    plan: Literal["free", "pro"] = "free"
+    topics: list[Literal["news", "sport", "music"]] = Field(default_factory=list)
+    nickname: str | None = None
+    email: EmailStr
+    birthday: datetime.date
+    homepage: AnyUrl | None = None
+
+
+class Secret(BaseModel):
+    password: str
+
+
+def ask_profile() -> Elicit[Profile]:
+    return Elicit("Tell me about yourself", Profile)
+
+
+def record_completion() -> None:
+    if log := os.environ.get("MCP_TEST_LOG"):
+        with open(log, "a") as file:
+            file.write("profile\n")
+
+
+@server.tool()
+def echo(text: str) -> str:
+    """Say the text back."""
+    return text
+
+
+@server.tool()
+async def profile(
+    answer: Annotated[ElicitationResult[Profile], Resolve(ask_profile)],
+) -> str:
+    """Ask for a profile (durable on 2026-07-28 connections) and describe it."""
+    if not isinstance(answer, AcceptedElicitation):
+        return f"No profile: {answer.action}"
+    record_completion()
+    return "Profile: " + answer.data.model_dump_json()
+
+
+@server.tool()
+async def legacy_profile(ctx: Context) -> str:
+    """Ask for a profile with a push-style elicitation/create (legacy sessions only)."""
+    answer = await ctx.elicit("Tell me about yourself", Profile)
+    if answer.action != "accept":
+        return f"No profile: {answer.action}"
+    record_completion()
+    return "Profile: " + answer.data.model_dump_json()
+
+
+@server.tool()
+async def ask_secret(ctx: Context) -> str:
+    """Ask for a password in a form (which clients must refuse)."""
+    answer = await ctx.elicit("Your password, please", Secret)
+    return f"Secret: {answer.action}"
+
+
+@server.tool()
+async def legacy_login(ctx: Context) -> str:
+    """Send the person to a page (URL mode on a legacy session), then say it is done."""
+    opened = await ctx.elicit_url(
+        "Sign in at the test page", "https://example.com/login", "login-1"
+    )
+    if opened.action == "accept":
+        await ctx.session.send_elicit_complete("login-1")
+    return f"Login: {opened.action}"
+
+
+@server.tool()
+async def login(ctx: Context) -> str | InputRequiredResult:
+    """Send the person to a page (URL mode in an InputRequiredResult, 2026-07-28)."""
+    answered = (ctx.input_responses or {}).get("login")
+    if answered is not None:
+        return f"Login: {answered.action}"
+    page = ElicitRequestURLParams(
+        message="Sign in at the test page", url="https://example.com/login"
+    )
+    return InputRequiredResult(input_requests={"login": ElicitRequest(params=page)})
+
+
+@server.tool()
+def needs_login() -> str:
+    """Refuse with -32042 (URL elicitation required) until the login page was opened once."""
+    marker = os.environ.get("MCP_TEST_LOG", "") + ".login"
+    if not os.path.exists(marker):
+        open(marker, "w").close()
+        page = ElicitRequestURLParams(
+            message="Sign in first", url="https://example.com/login", elicitation_id="login-2"
+        )
+        raise UrlElicitationRequiredError([page])
+    return "Logged in earlier."
+
+
+@server.tool()
+async def crash(ctx: Context) -> str:
+    """Ask a question, then die (in two seconds) before the answer arrives."""
+    threading.Timer(2.0, os._exit, [3]).start()
+    await ctx.elicit("Tell me about yourself", Profile)
+    return "not reached"
+
+
+@server.tool(annotations=ToolAnnotations(destructive_hint=True))
+def delete_everything(confirm_name: str) -> str:
+    """Delete every record (destructive)."""
+    return f"Deleted everything in {confirm_name}."
+
+
+@server.tool()
+def weather(city: str, days: int = 1, units: Literal["metric", "imperial"] = "metric") -> dict:
+    """Return a forecast as structured content."""
+    return {"city": city, "days": days, "units": units, "forecast": "sunny"}
+
+
+class Forecast(BaseModel):
+    city: str
+    temperatures: list[int]
+
+
+@server.tool()
+def forecast(city: str) -> Forecast:
+    """Return a forecast as structured content (a model)."""
+    return Forecast(city=city, temperatures=[18, 21])
+
+
+@server.tool()
+def configure(settings: dict[str, int], tags: list[str]) -> str:
+    """Take nested arguments (the chat shows a JSON field for these)."""
+    return f"Configured {len(settings)} settings and {len(tags)} tags."
+
+
+@server.tool()
+def rich() -> CallToolResult:
+    """Return text, an image, a safe link, a hostile link and HTML."""
+    return CallToolResult(
+        content=[
+            TextContent(type="text", text="**Bold** and <script>alert(1)</script>"),
+            ImageContent(type="image", data=PIXEL, mime_type="image/png"),
+            ResourceLink(type="resource_link", uri="https://example.com/report", name="report"),
+            ResourceLink(type="resource_link", uri="javascript:alert(1)", name="evil"),
+        ]
+    )
+
+
+@server.tool()
+def fails() -> CallToolResult:
+    """Return an error result."""
+    full = TextContent(type="text", text="The disk is full.")
+    return CallToolResult(content=[full], is_error=True)
+
+
+@server.tool()
+def huge() -> str:
+    """Return about 10 MB of text."""
+    return "x" * 10_000_000
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["http"]:
+        server.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    else:
+        server.run("stdio")

@@ -1,0 +1,109 @@
+"""The servers file: what it may say, and the errors that name the line or key at fault."""
+
+import io
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from mcp_bridge import servers
+from mcp_bridge.catalog import sync_agents
+from playground.models import Agent
+
+
+def load(tmp_path, text: str) -> dict[str, servers.ServerConfig]:
+    path = tmp_path / "servers.toml"
+    path.write_text(text)
+    return servers.load(path)
+
+
+def refusal(tmp_path, text: str) -> str:
+    with pytest.raises(servers.ServersFileError) as error:
+        load(tmp_path, text)
+    return str(error.value)
+
+
+def test_it_reads_stdio_and_http_servers_with_their_limits(tmp_path, monkeypatch):
+    monkeypatch.setenv("MCP_DOCS_AUTH", "Bearer abc")
+    monkeypatch.setenv("MCP_KEY", "k")
+    configured = load(
+        tmp_path,
+        '[servers.files]\ntransport = "stdio"\ncommand = "files-server"\nargs = ["--ro"]\n'
+        'env = ["MCP_KEY"]\n\n'
+        '[servers.docs]\ntransport = "http"\nurl = "https://docs.example.com/mcp"\n'
+        'headers = { Authorization = "MCP_DOCS_AUTH" }\ngroups = ["staff"]\n'
+        "timeout_seconds = 5\nhold_minutes = 2\nmax_result_bytes = 1000\n",
+    )
+    files, docs = configured["files"], configured["docs"]
+    assert (files.command, files.args, files.environment()) == (
+        "files-server",
+        ("--ro",),
+        {"MCP_KEY": "k"},
+    )
+    assert (files.hold_minutes, files.timeout_seconds) == (30, 60)
+    assert docs.header_values() == {"Authorization": "Bearer abc"}
+    assert (docs.groups, docs.timeout_seconds, docs.hold_minutes, docs.max_result_bytes) == (
+        ("staff",),
+        5.0,
+        2.0,
+        1000,
+    )
+
+
+def test_no_file_means_no_servers(settings):
+    settings.MCP_SERVERS_FILE = ""
+    assert servers.load() == {}
+
+
+STDIO = '[servers.x]\ntransport = "stdio"\ncommand = "a"\n'
+HTTP = '[servers.x]\ntransport = "http"\nurl = "http://h/"\n'
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("[servers.x\n", "not valid TOML: Expected ']' at the end of a table declaration"),
+        ("\n\n[servers.x]\ntransport = \n", "not valid TOML: Invalid value (at line 4, column 13)"),
+        ('[servers.x]\ntransport = "ftp"\n', 'servers.x.transport: must be "stdio" or "http"'),
+        ('[servers.x]\ntransport = "stdio"\n', "servers.x.command: a stdio server needs a command"),
+        ('[servers.x]\ntransport = "http"\nurl = "file:///e"\n', "servers.x.url: an http server"),
+        (STDIO + 'env = ["HOME"]\n', "servers.x.env: 'HOME' is not allowed; only environment "),
+        (HTTP + 'headers = { A = "SECRET_KEY" }\n', "servers.x.headers.A: 'SECRET_KEY' is not"),
+        (STDIO + "timeout = 3\n", "servers.x.timeout: unknown key"),
+        (STDIO + "hold_minutes = -1\n", "servers.x.hold_minutes: must be a positive number"),
+        ('[servers."Bad Name"]\ntransport = "stdio"\n', "servers.Bad Name: a name is lowercase"),
+    ],
+)
+def test_a_bad_file_is_refused_naming_the_key_or_line(tmp_path, text, problem):
+    assert problem in refusal(tmp_path, text)
+
+
+@pytest.mark.django_db
+def test_each_server_is_an_agent_on_the_home_page_and_a_removed_one_leaves_it(
+    tmp_path, client, alice
+):
+    a = '[servers.a]\ntransport = "stdio"\ncommand = "x"\n\n'
+    both = load(tmp_path, a + '[servers.b]\ntransport = "stdio"\ncommand = "y"\ntitle = "Bee"\n')
+    sync_agents(both)
+    client.force_login(alice)
+    client.get("/")  # (the first visit offers the onboarding wizard)
+    page = client.get("/").content.decode()
+    assert "/agents/mcp-a/new" in page and "Bee" in page
+    sync_agents({"a": both["a"]})
+    assert "/agents/mcp-b/new" not in client.get("/").content.decode()
+    assert Agent.objects.get(slug="mcp-b").config == {"server": "b"}  # no command, no secrets
+
+
+@pytest.mark.django_db
+def test_mcp_check_names_what_is_wrong_with_each_server(settings, tmp_path):
+    settings.MCP_SERVERS_FILE = str(tmp_path / "servers.toml")
+    (tmp_path / "servers.toml").write_text(
+        '[servers.gone]\ntransport = "stdio"\ncommand = "no-such-mcp-server"\n\n'
+        '[servers.closed]\ntransport = "http"\nurl = "http://127.0.0.1:9/mcp"\n'
+    )
+    out = io.StringIO()
+    with pytest.raises(CommandError, match="2 of 2 server"):
+        call_command("mcp_check", stdout=out)
+    assert "gone: Could not start gone: command not found: no-such-mcp-server." in out.getvalue()
+    assert "closed: Could not connect to closed at http://127.0.0.1:9/mcp" in out.getvalue()
+    assert "command not found" in Agent.objects.get(slug="mcp-gone").config["status"]

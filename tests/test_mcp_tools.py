@@ -1,0 +1,112 @@
+"""Calling a real MCP server's tools from the chat (the SDK-built test server over stdio):
+the tools card, argument forms, direct calls, and every kind of result."""
+
+import pytest
+
+from elicitation.models import Part
+from mcp_bridge.catalog import sync_agents
+from playground.models import Conversation, Message, Turn
+from tests.mcp_support import stdio_servers_file
+from tests.runtime_helpers import answer, pending, said, send
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def conversation(settings, tmp_path, client, alice):
+    settings.MCP_SERVERS_FILE = str(stdio_servers_file(tmp_path))
+    [agent] = sync_agents()
+    client.force_login(alice)
+    return Conversation.objects.create(owner=alice, agent=agent)
+
+
+def errors(conversation) -> list[str]:
+    messages = Message.objects.filter(turn__conversation=conversation, role=Message.Role.ERROR)
+    return list(messages.values_list("text", flat=True))
+
+
+def cards(conversation) -> list[dict]:
+    parts = Part.objects.filter(conversation=conversation, render_kind="display")
+    return list(parts.order_by("call_index").values_list("normalized", flat=True))
+
+
+def test_typing_a_tool_name_and_json_calls_it(client, conversation):
+    send(client, conversation, 'echo {"text": "hello there"}')
+    assert said(conversation) == ["hello there"]
+    assert cards(conversation) == []  # the SDK's {"result": text} repeats the text
+    assert Turn.objects.get().status == Turn.Status.DONE
+
+
+def test_the_tools_card_comes_first_and_a_picked_tool_asks_for_its_arguments(client, conversation):
+    send(client, conversation, "hi")
+    [tools] = cards(conversation)
+    assert tools["title"] == "Tools of Test server"
+    assert tools["table"]["columns"] == ["Tool", "Description"]  # no tool has a title
+    assert ["echo", "Say the text back."] in tools["table"]["rows"]
+    answer(client, pending(conversation), tool="weather")
+    form = pending(conversation)
+    assert form.message == "Arguments for weather"
+    assert [field["name"] for field in form.normalized["fields"]] == ["city", "days", "units"]
+    answer(client, form, city="Oslo", days="3", units="imperial")
+    assert '"days": 3' in said(conversation)[0]
+    assert '"units": "imperial"' in said(conversation)[0]
+
+
+def test_nested_arguments_are_typed_as_json_and_checked_against_the_schema(client, conversation):
+    send(client, conversation, "hi")
+    answer(client, pending(conversation), tool="configure")
+    assert pending(conversation).message == "Arguments for configure, as JSON"
+    answer(client, pending(conversation), arguments='{"settings": {"a": "x"}, "tags": []}')
+    again = pending(conversation)
+    assert "settings/a: 'x' is not of type 'integer'" in again.message
+    assert again.value == {"arguments": '{"settings": {"a": "x"}, "tags": []}'}
+    answer(client, again, arguments='{"settings": {"a": 1}, "tags": ["x"]}')
+    assert said(conversation) == ["Configured 1 settings and 1 tags."]
+
+
+def test_a_direct_call_with_arguments_the_schema_refuses_says_why(client, conversation):
+    send(client, conversation, 'echo {"text": 5}')
+    assert errors(conversation) == ["Arguments for echo refused: text: 5 is not of type 'string'"]
+
+
+def test_results_show_text_images_and_only_safe_links(client, conversation):
+    send(client, conversation, "rich")
+    text, link, hostile = said(conversation)
+    assert text == "**Bold** and <script>alert(1)</script>"  # markdown; the chat escapes HTML
+    assert link == "[report](<https://example.com/report>)"
+    assert hostile == "(A link to evil was not shown: only http and https links are.)"
+    [image] = cards(conversation)
+    assert image["image"]["src"].startswith("data:image/png;base64,iVBOR")
+    page = client.get(conversation.get_absolute_url()).content.decode()
+    assert "<script>alert(1)" not in page
+    assert "javascript:" not in page
+
+
+def test_structured_content_is_a_card(client, conversation):
+    send(client, conversation, 'forecast {"city": "Oslo"}')
+    [card] = cards(conversation)
+    assert card["title"] == "Result of forecast"
+    assert card["fields"] == [
+        {"label": "city", "value": "Oslo"},
+        {"label": "temperatures", "value": "[18, 21]"},
+    ]
+
+
+def test_an_error_result_is_a_clear_error(client, conversation):
+    send(client, conversation, "fails")
+    assert errors(conversation) == ["fails reported an error: The disk is full."]
+
+
+def test_a_result_over_the_size_limit_is_refused(client, conversation):
+    send(client, conversation, "huge")
+    [error] = errors(conversation)
+    assert "this server's limit is 1,000,000 bytes" in error
+    assert Turn.objects.get().status == Turn.Status.DONE
+
+
+def test_a_destructive_tool_asks_for_approval_first(client, conversation):
+    send(client, conversation, 'delete_everything {"confirm_name": "prod"}')
+    approval = pending(conversation)
+    assert approval.render_kind == "approval"
+    answer(client, approval, "decline")
+    assert said(conversation) == ["delete_everything was not called."]
