@@ -16,6 +16,7 @@ from pydantic_ai.toolsets import AbstractToolset, ApprovalRequiredToolset, Wrapp
 from pydantic_ai.toolsets.abstract import ToolsetTool
 
 from elicitation import contract
+from llm_agents.mcp_tools import mcp_toolsets
 from playground.runtime import TurnContext
 
 REQUEST_INPUT = "request_input"
@@ -84,15 +85,16 @@ def register_toolset(name: str, factory: ToolsetFactory, *, description: str = "
     TOOLSETS[name] = ToolsetSpec(name, description, factory)
 
 
-def toolsets_for(ctx: TurnContext, names: list[str]) -> list[AbstractToolset[TurnContext]]:
-    """Return the agent's toolsets: recorded as steps, destructive calls approved first."""
-    toolsets = []
-    for name in names:
+async def toolsets_for(ctx: TurnContext, config: dict) -> list[AbstractToolset[TurnContext]]:
+    """Return the agent's toolsets (registered ones as recorded steps, MCP servers through the
+    bridge), each asking for approval before a destructive call."""
+    toolsets: list[AbstractToolset[TurnContext]] = []
+    for name in config.get("toolsets", []):
         if name not in TOOLSETS:
             raise LookupError(f'The toolset "{name}" is not available on this playground.')
-        toolset = RecordedToolset(TOOLSETS[name].factory(ctx))
-        toolsets.append(ApprovalRequiredToolset(toolset, is_destructive))
-    return toolsets
+        toolsets.append(RecordedToolset(TOOLSETS[name].factory(ctx)))
+    toolsets += await mcp_toolsets(ctx, config.get("mcp_servers", []))
+    return [ApprovalRequiredToolset(toolset, is_destructive) for toolset in toolsets]
 
 
 def is_destructive(ctx: RunContext, tool_def, args: dict) -> bool:

@@ -45,7 +45,7 @@ async def run_llm_turn(ctx: TurnContext, model: Model, *, provider_label: str) -
         model_settings=settings,
         deps_type=TurnContext,
         tools=[REQUEST_INPUT_TOOL],
-        toolsets=toolsets_for(ctx, config.get("toolsets", [])),
+        toolsets=await toolsets_for(ctx, config),
     )
     prompt, answers, messages = ctx.message, None, history
     while True:
