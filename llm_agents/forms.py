@@ -3,6 +3,7 @@
 from django import forms
 
 from llm_agents import providers
+from mcp_bridge import servers
 
 
 class LlmAgentForm(forms.Form):
@@ -21,9 +22,21 @@ class LlmAgentForm(forms.Form):
         help_text="0 for focused answers, up to 2 for varied ones. Empty: the model's default.",
     )
 
-    def __init__(self, *args, **kwargs):
+    mcp_servers = forms.MultipleChoiceField(
+        required=False,
+        label="MCP servers",
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Their tools are offered to the model; tools that change things ask you first.",
+    )
+
+    def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["model"].choices = providers.choices()
+        usable = [server for server in servers.load().values() if server.allows(user)]
+        if usable:
+            self.fields["mcp_servers"].choices = [(s.name, s.display_name) for s in usable]
+        else:
+            del self.fields["mcp_servers"]
 
     def config(self) -> dict:
         """Return the agent's configuration: provider and model by name, never a URL or key."""
@@ -33,6 +46,8 @@ class LlmAgentForm(forms.Form):
             "model": model,
             "instructions": self.cleaned_data["instructions"],
         }
+        if self.cleaned_data.get("mcp_servers"):
+            config["mcp_servers"] = self.cleaned_data["mcp_servers"]
         if self.cleaned_data["temperature"] is not None:
             config["temperature"] = self.cleaned_data["temperature"]
         return config

@@ -19,7 +19,7 @@ def new_llm_agent(request: HttpRequest) -> HttpResponse:
     if not providers.choices():
         context = {"help": providers.SETUP_HELP, "example": providers.LOCAL_EXAMPLE}
         return TemplateResponse(request, "llm_agents/not_configured.html", context)
-    form = LlmAgentForm(request.POST or None)
+    form = LlmAgentForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         agent = Agent.objects.create(
             slug=unique_slug(form.cleaned_data["name"]),

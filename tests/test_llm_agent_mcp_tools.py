@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from playground.models import Agent
 from tests.llm_support import REQUESTS, call, logged_in, scripted, tool_results  # noqa: F401
 from tests.mcp_support import stdio_servers_file
 from tests.runtime_helpers import agent_row, answer, pending, said, send, start
@@ -66,3 +67,12 @@ def test_what_the_server_asks_becomes_a_form_in_the_chat(client, conversation):
     reply = said(conversation)[0]
     assert reply.startswith("Got Profile: ")
     assert json.loads(reply.removeprefix("Got Profile: "))["name"] == "Ada"
+
+
+def test_a_person_attaches_a_server_when_making_the_agent(client, settings, tmp_path):
+    settings.MCP_SERVERS_FILE = str(stdio_servers_file(tmp_path))
+    settings.LLM_BASE_URL, settings.LLM_MODELS = "http://127.0.0.1:9/v1", ["small"]
+    assert "Test server" in client.get("/llm-agents/new").content.decode()
+    data = {"name": "Helper", "model": "default/small", "mcp_servers": ["test"]}
+    assert client.post("/llm-agents/new", data).status_code == 302
+    assert Agent.objects.get(name="Helper").config["mcp_servers"] == ["test"]
