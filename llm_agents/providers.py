@@ -100,7 +100,7 @@ def find(provider_name: str, model_name: str) -> Provider:
             return provider
     raise LookupError(
         f'The model "{model_name}" of provider "{provider_name}" is not configured on this '
-        "playground any more: pick another model for this agent."
+        "playground any more: make a new LLM agent with one of the models offered."
     )
 
 

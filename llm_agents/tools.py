@@ -2,9 +2,10 @@
 
 `request_input` is a deferred tool: a payload the contract accepts ends the model's run with a
 question (`CallDeferred`), which the turn shows as a form; one it cannot show is answered at
-once with the degradation text, so the model can correct it. Tools of other toolsets run as
-recorded steps of the turn (a replay never runs them twice), and the ones marked destructive
-ask for approval first (`ApprovalRequired`), through the approval card.
+once with the degradation text, so the model can correct it. Tools of registered toolsets run
+as recorded steps of the turn (a replay never runs them twice); MCP servers' tools go through
+our bridge, which records its own round trips. Tools marked destructive ask for approval
+first (`ApprovalRequired`), through the approval card.
 """
 
 from collections.abc import Callable

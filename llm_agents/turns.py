@@ -72,7 +72,7 @@ async def ask_the_person(ctx: TurnContext, requests: DeferredToolRequests) -> De
         args = call.args_as_dict()
         approved = await ctx.confirm(
             f"Allow {ctx.agent.name} to run {call.tool_name}?",
-            details={name: _shown(value) for name, value in args.items()},
+            details={name: str(value) for name, value in args.items()},
             action=call.tool_name,
         )
         answers.approvals[call.tool_call_id] = approved or ToolDenied(
@@ -98,7 +98,10 @@ def explain(error: Exception, provider_label: str) -> str:
                 "check the key (LLM_API_KEY, ANTHROPIC_API_KEY or LLM_PROVIDERS)."
             )
         if status == 404:
-            return f"{who} does not know this model (HTTP 404): pick another model for the agent."
+            return (
+                f"{who} does not know this model (HTTP 404): make a new LLM agent with one of "
+                "the models offered."
+            )
         if status == 429:
             return (
                 f"{who} is limiting requests (HTTP 429) and still was after retrying. "
@@ -119,12 +122,8 @@ def explain(error: Exception, provider_label: str) -> str:
     reason = getattr(error, "message", "") or str(error)
     return (
         f"{who} sent a reply the playground could not use ({reason}). "
-        "Send your message again, or pick another model."
+        "Send your message again, or make an agent with another model."
     )[:400]
-
-
-def _shown(value) -> str:
-    return value if isinstance(value, str) else str(value)
 
 
 def _history_before(turn_id: int) -> list:
