@@ -8,6 +8,8 @@ from tests.browser.axe import serious_findings
 from tests.fake_openai import MODEL, FakeOpenAI, text
 from tests.live_server import LiveServer
 
+pytestmark = pytest.mark.timeout(300)  # the module's own server starts on a busy machine
+
 
 @pytest.fixture(scope="module")
 def fake():
@@ -30,6 +32,9 @@ def live_server(tmp_path_factory, prepared_database, fake):
 
 def test_the_reply_streams_in_and_stop_ends_it(page, live_server, fake, tmp_path):
     page.click("text=New LLM agent")
+    page.wait_for_selector("#id_model")
+    page.screenshot(path=str(tmp_path / "new-llm-agent.png"), full_page=True)
+    assert serious_findings(page, "new LLM agent") == []
     page.fill("#id_name", "Storyteller")
     page.select_option("#id_model", f"default/{MODEL}")
     page.fill("#id_instructions", "Tell short stories.")
