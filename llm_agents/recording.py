@@ -36,6 +36,7 @@ class LiveText:
         self.turn = turn
         self.text = ""
         self.shown_at = 0.0
+        self.pushed: tuple[str, bool] | None = None
 
     async def update(self, text: str) -> None:
         """Show the reply so far, at most every LIVE_TEXT_SECONDS (and look for a Stop at
@@ -51,6 +52,9 @@ class LiveText:
         ours = Turn.objects.filter(pk=turn.pk, run_token=turn.run_token, status=Turn.Status.RUNNING)
         if not await ours.aupdate(partial_text=text):
             raise TurnStopped(turn.pk)
+        if self.pushed == (text, thinking):
+            return  # only looking for a Stop: the tabs show this already
+        self.pushed = (text, thinking)
         turn.partial_text = text
         html = await sync_to_async(fragments.render_live_text)(turn, thinking=thinking)
         await push_html(turn.conversation_id, html)

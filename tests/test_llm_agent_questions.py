@@ -126,6 +126,6 @@ def test_token_usage_is_recorded_per_turn(client, alice):
     send(client, conversation, "hi")
     turn = Turn.objects.get()
     assert turn.input_tokens > 0 and turn.output_tokens > 0
-    admin = chat_client(make_staff("ruth", reviewer=True))
+    admin = chat_client(make_staff("ruth", superuser=True))
     page = admin.get(f"/admin/playground/turn/{turn.pk}/change/").content.decode()
     assert "Input tokens" in page and f">{turn.input_tokens}<" in page
