@@ -88,12 +88,13 @@ def test_imports_sit_at_the_top_of_modules():
     assert hidden == []
 
 
-def test_llm_agents_sit_above_the_playground_and_below_the_api():
+def test_llm_agents_sit_above_the_mcp_bridge_and_below_the_api():
+    below = ("elicitation", "playground", "mcp_bridge")
     wrong_way = [
         (name, target)
         for name, tree in project_modules().items()
         for target in imported(tree, top_level_only=False)
-        if (name.startswith(("elicitation", "playground")) and target.startswith("llm_agents"))
+        if (name.startswith(below) and target.startswith("llm_agents"))
         or (name.startswith("llm_agents") and target.startswith("api"))
     ]
     assert wrong_way == []
