@@ -13,3 +13,11 @@ async def llm_agent(ctx, message: str) -> None:
     provider = providers.find(config.get("provider", ""), config.get("model", ""))
     model = providers.build_model(provider, config["model"])
     await run_llm_turn(ctx, model, provider_label=provider.describe())
+
+
+def configure_from_wizard(config: dict, choice: str) -> dict:
+    """Return the configuration of an agent the onboarding wizard made, answered by a model."""
+    provider, model = choice.split("/", 1)
+    purpose = config.get("purpose") or ""
+    instructions = f"You are {config['name']}, an agent in a chat. {purpose}".strip()
+    return {**config, "provider": provider, "model": model, "instructions": instructions}

@@ -7,4 +7,8 @@ class LlmAgentsConfig(AppConfig):
 
     def ready(self) -> None:
         # Imported here, once the app registry is ready (Django's documented place for it).
-        from llm_agents import agent  # noqa: F401  (registers the LLM agent kind)
+        from llm_agents import agent, providers
+        from playground.onboarding.answerers import Answerer, register_answerer
+
+        # The onboarding wizard offers the configured models for the agents it makes.
+        register_answerer(Answerer(agent.KIND, providers.choices, agent.configure_from_wizard))

@@ -140,3 +140,23 @@ def test_invalid_json_tool_arguments_are_sent_back_to_the_model(client, fake):
     send(client, conversation, "hi")
     assert said(conversation) == ["Sorry, let me ask again."]
     assert server.requests[1]["messages"][-1]["role"] == "tool"
+
+
+def test_the_onboarding_wizard_can_make_an_agent_a_model_answers(client, fake):
+    fake(text("Hi."))
+    wizard = Conversation.objects.get(pk=client.post("/agents/new").url.split("/")[2])
+    send(
+        client,
+        wizard,
+        "Every weekday at 9am summarise new GitHub issues in #eng-triage (Berlin time)",
+    )
+    answer(client, pending(wizard))  # the configuration card
+    question = pending(wizard)
+    assert question.message == "Who should answer this agent's messages?"
+    answer(client, question, answered_by=f"default/{MODEL}")
+    agent = Agent.objects.get(pk=wizard.agent_id)
+    assert agent.kind == "llm" and not agent.is_draft
+    assert (agent.config["provider"], agent.config["model"]) == ("default", MODEL)
+    assert agent.config["instructions"].startswith(f"You are {agent.name}")
+    send(client, wizard, "hello")
+    assert said(wizard)[-1] == "Hi."
