@@ -9,7 +9,6 @@ first (`ApprovalRequired`), through the approval card.
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from pydantic_ai import CallDeferred, RunContext, Tool
@@ -67,23 +66,16 @@ REQUEST_INPUT_TOOL = Tool(
 ToolsetFactory = Callable[[TurnContext], AbstractToolset[TurnContext]]
 
 
-@dataclass(frozen=True)
-class ToolsetSpec:
-    name: str
-    description: str
-    factory: ToolsetFactory
+TOOLSETS: dict[str, ToolsetFactory] = {}
 
 
-TOOLSETS: dict[str, ToolsetSpec] = {}
-
-
-def register_toolset(name: str, factory: ToolsetFactory, *, description: str = "") -> None:
+def register_toolset(name: str, factory: ToolsetFactory) -> None:
     """Offer a toolset to LLM agents under `name` (an agent's config lists the ones it uses).
 
     A tool whose definition has `metadata={"destructive": True}` (an MCP tool's
     `destructiveHint`) asks the person for approval before each call.
     """
-    TOOLSETS[name] = ToolsetSpec(name, description, factory)
+    TOOLSETS[name] = factory
 
 
 async def toolsets_for(ctx: TurnContext, config: dict) -> list[AbstractToolset[TurnContext]]:
@@ -93,7 +85,7 @@ async def toolsets_for(ctx: TurnContext, config: dict) -> list[AbstractToolset[T
     for name in config.get("toolsets", []):
         if name not in TOOLSETS:
             raise LookupError(f'The toolset "{name}" is not available on this playground.')
-        toolsets.append(RecordedToolset(TOOLSETS[name].factory(ctx)))
+        toolsets.append(RecordedToolset(TOOLSETS[name](ctx)))
     toolsets += await mcp_toolsets(ctx, config.get("mcp_servers", []))
     return [ApprovalRequiredToolset(toolset, is_destructive) for toolset in toolsets]
 

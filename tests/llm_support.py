@@ -83,7 +83,6 @@ register_toolset(
     lambda ctx: FunctionToolset(
         [Tool(delete_file, metadata={"destructive": True}), Tool(file_size)]
     ),
-    description="Files (for tests).",
 )
 
 
