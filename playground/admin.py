@@ -175,6 +175,8 @@ class TurnAdmin(RecordAdmin):
         "status_shown",
         "error",
         "error_trace_shown",
+        "input_tokens",
+        "output_tokens",
         "created_at",
         "updated_at",
         "heartbeat_at",

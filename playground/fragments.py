@@ -58,6 +58,12 @@ def render_turn(turn: Turn) -> str:
     return f'<div hx-swap-oob="beforeend:#transcript">{html}</div>'
 
 
+def render_live_text(turn: Turn, *, thinking: bool = False) -> str:
+    """Return a turn's reply so far (a streaming model), to replace the one a tab shows."""
+    context = {"turn": turn, "thinking": thinking, "oob": True}
+    return render_to_string("playground/conversation.html#live", context)
+
+
 def render_header(agent: Agent) -> str:
     """Return the chat's header for its agent (the wizard's, until the agent is created)."""
     context = {"agent": agent, "oob": True}

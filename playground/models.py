@@ -64,6 +64,8 @@ class Turn(models.Model):
         WAITING = "waiting", "Waiting for the person"
         DONE = "done", "Done"
         FAILED = "failed", "Failed"
+        # The person pressed Stop: never run again (recovery leaves it alone).
+        STOPPED = "stopped", "Stopped"
 
     class Surface(models.TextChoices):
         FORM = "form", "Forms"
@@ -82,6 +84,11 @@ class Turn(models.Model):
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True)
     error_trace = models.TextField(blank=True)
+    # A model's reply so far while it streams, so a reload or a reconnect shows it.
+    partial_text = models.TextField(blank=True)
+    # Tokens the turn's model requests used (LLM agents).
+    input_tokens = models.PositiveIntegerField(default=0)
+    output_tokens = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

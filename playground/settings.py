@@ -5,6 +5,7 @@ Scale-out sets DATABASE_URL (PostgreSQL), REDIS_URL and TASK_BACKEND=database; s
 README's production section for the whole table.
 """
 
+import json
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -61,6 +62,7 @@ INSTALLED_APPS = [
     "mcp_bridge",
     "api",
     "workbench",
+    "llm_agents",
 ]
 
 MIDDLEWARE = [
@@ -305,6 +307,18 @@ LOGGING = {
 
 # Modules with agents of your own, imported at start-up (see README, "Write an agent").
 AGENT_MODULES = envlist("AGENT_MODULES", "")
+
+# Model providers for LLM agents (see README, "Use your own model"). Keys stay in the
+# environment: agents store only a provider's name and a model, never a URL or a key.
+LLM_PROVIDERS = json.loads(os.environ.get("LLM_PROVIDERS") or "[]")
+LLM_BASE_URL = os.environ.get("LLM_BASE_URL", "")
+LLM_API_KEY = os.environ.get("LLM_API_KEY", "")
+LLM_MODELS = envlist("LLM_MODELS", "")
+ANTHROPIC_API_KEY = os.environ.get("ANTHROPIC_API_KEY", "")
+ANTHROPIC_MODELS = envlist("ANTHROPIC_MODELS", "claude-sonnet-4-5")
+LLM_TIMEOUT_SECONDS = envfloat("LLM_TIMEOUT_SECONDS", 60)
+# Retries (with backoff, honouring Retry-After) of a request answered 408/409/429/5xx.
+LLM_MAX_RETRIES = int(os.environ.get("LLM_MAX_RETRIES", "2"))
 
 # MCP servers the playground may connect to: a TOML file (see mcp_bridge/servers.py and the
 # README). Unset: no MCP servers.

@@ -164,3 +164,20 @@ def send_message(request: HtmxHttpRequest, conversation_id: int) -> HttpResponse
     response.render()
     response.content += turn_html.encode()
     return response
+
+
+@login_required_inline
+@require_POST
+def stop_turn(request: HtmxHttpRequest, conversation_id: int) -> HttpResponse:
+    """Stop the agent's reply: the run lets go of its turn, and no one runs it again."""
+    conversation = get_conversation(request, conversation_id)
+    active = conversation.turns.filter(status__in=[Turn.Status.QUEUED, Turn.Status.RUNNING])
+    for turn in active:
+        # Clearing the run token takes the turn from its run: its next write finds it gone.
+        if active.filter(pk=turn.pk).update(status=Turn.Status.STOPPED, run_token=""):
+            turn.status = Turn.Status.STOPPED
+            push_html_soon(conversation.pk, fragments.render_live_text(turn))
+    push_html_soon(conversation.pk, fragments.render_status(conversation))
+    return TemplateResponse(
+        request, "playground/conversation.html#status", fragments.status_context(conversation)
+    )

@@ -17,6 +17,14 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
+# Short heartbeats: a run killed with its server is seen as dead within a second.
+FAST_RECOVERY = {
+    "RUN_HEARTBEAT_SECONDS": "0.2",
+    "RUN_STALE_AFTER_SECONDS": "1",
+    "RECOVERY_SWEEP_SECONDS": "0.3",
+}
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -8,9 +8,14 @@ import sys
 
 from tests.live_server import BASE_DIR
 
-APPS = ("elicitation", "playground", "mcp_bridge", "api", "workbench")
+APPS = ("elicitation", "playground", "mcp_bridge", "llm_agents", "api", "workbench")
 # Django's documented place for imports that need the app registry.
-FUNCTION_IMPORTS_ALLOWED = {"playground/apps.py", "mcp_bridge/apps.py", "api/apps.py"}
+FUNCTION_IMPORTS_ALLOWED = {
+    "playground/apps.py",
+    "mcp_bridge/apps.py",
+    "llm_agents/apps.py",
+    "api/apps.py",
+}
 # The ASGI entry point composes every app (it sits above them all, like the root URLconf).
 ENTRY_POINTS = {"playground.asgi"}
 
@@ -92,6 +97,18 @@ def test_imports_sit_at_the_top_of_modules():
         if imported(tree, top_level_only=False) != imported(tree, top_level_only=True):
             hidden.append(name)
     assert hidden == []
+
+
+def test_llm_agents_sit_above_the_mcp_bridge_and_below_the_api():
+    below = ("elicitation", "playground", "mcp_bridge")
+    wrong_way = [
+        (name, target)
+        for name, tree in project_modules().items()
+        for target in imported(tree, top_level_only=False)
+        if (name.startswith(below) and target.startswith("llm_agents"))
+        or (name.startswith("llm_agents") and target.startswith("api"))
+    ]
+    assert wrong_way == []
 
 
 def test_there_is_no_import_circle():

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.text import slugify
 
 from playground.models import Agent, Conversation
+from playground.onboarding import answerers
 
 SETUP_KIND = "setup"
 CONFIGURED_KIND = "configured"
@@ -55,8 +56,12 @@ def save_draft(agent_id: int, draft: dict[str, Any]) -> None:
     Agent.objects.filter(pk=agent_id, is_draft=True).update(config={"draft": draft})
 
 
-def create_agent(agent_id: int, config: dict[str, Any]) -> dict[str, str]:
+def create_agent(
+    agent_id: int, config: dict[str, Any], answered_by: str = answerers.OWN_RULES
+) -> dict[str, str]:
     """Turn the draft into a real agent with this configuration; return its name and address.
+
+    `answered_by` is the wizard's last answer: the agent's own rules, or a model on offer.
 
     Runs once per turn (a recorded step), and is safe to run again: an agent that was already
     created is returned as it is.
@@ -67,8 +72,7 @@ def create_agent(agent_id: int, config: dict[str, Any]) -> dict[str, str]:
             agent.slug = unique_slug(config["name"])
             agent.name = config["name"]
             agent.description = config.get("purpose") or ""
-            agent.config = config
-            agent.kind = CONFIGURED_KIND
+            agent.kind, agent.config = answerers.apply(CONFIGURED_KIND, config, answered_by)
             agent.is_draft = False
             agent.save()
     return {

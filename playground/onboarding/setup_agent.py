@@ -12,7 +12,7 @@ from elicitation.kinds.config_card import ConfigRules, register_validator
 from elicitation.secrets import REDACTED
 from playground.agents import agent
 from playground.models import Step
-from playground.onboarding import drafts, planner, summary
+from playground.onboarding import answerers, drafts, planner, summary
 from playground.onboarding.questions import (
     CONFIG_CONTROLS,
     config_layout,
@@ -107,13 +107,27 @@ async def setup(ctx, message: str) -> None:
         draft = verdict["draft"]
 
     config = verdict["config"]
-    created = await ctx.step("onboarding: create the agent", drafts.create_agent, agent_id, config)
+    answered_by = await _who_answers(ctx)
+    created = await ctx.step(
+        "onboarding: create the agent", drafts.create_agent, agent_id, config, answered_by
+    )
     await ctx.say(
         f"**{created['name']}** is ready. It {summary.what_it_does(config)}. "
         f"Send it a message below to try it, or [download its configuration as JSON]"
         f"({created['export_url']})."
     )
     await ctx.refresh_header()  # every open tab now shows the new agent, at its own address
+
+
+async def _who_answers(ctx) -> str:
+    """Ask whether a model should answer the new agent, when any is on offer."""
+    offered = await ctx.step("onboarding: models on offer", answerers.offered)
+    if not offered:
+        return answerers.OWN_RULES
+    answer = await ctx.elicit(
+        answerers.QUESTION, answerers.schema(offered), allowed_actions=["accept"]
+    )
+    return answer.content.get("answered_by", answerers.OWN_RULES)
 
 
 async def _interview(ctx, agent_id: int, draft: dict) -> dict | None:

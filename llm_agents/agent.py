@@ -1,0 +1,23 @@
+"""The LLM agent kind: an agent whose turns a model answers (its config names the model)."""
+
+from llm_agents import providers
+from llm_agents.turns import run_llm_turn
+from playground.agents import agent
+
+KIND = "llm"
+
+
+@agent(KIND, name="LLM agent", description="A model you configured answers.", listed=False)
+async def llm_agent(ctx, message: str) -> None:
+    config = ctx.config
+    provider = providers.find(config.get("provider", ""), config.get("model", ""))
+    model = providers.build_model(provider, config["model"])
+    await run_llm_turn(ctx, model, provider_label=provider.describe())
+
+
+def configure_from_wizard(config: dict, choice: str) -> dict:
+    """Return the configuration of an agent the onboarding wizard made, answered by a model."""
+    provider, model = choice.split("/", 1)
+    purpose = config.get("purpose") or ""
+    instructions = f"You are {config['name']}, an agent in a chat. {purpose}".strip()
+    return {**config, "provider": provider, "model": model, "instructions": instructions}

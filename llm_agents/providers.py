@@ -1,0 +1,117 @@
+"""The model providers this playground may call, as declared in the environment.
+
+An agent's configuration names a provider and one of its models; the address and the key
+stay here, read from settings, so nobody can point the server elsewhere from a form and no
+key is ever stored with an agent.
+"""
+
+from dataclasses import dataclass, field
+
+from anthropic import AsyncAnthropic
+from django.conf import settings
+from openai import AsyncOpenAI
+from pydantic_ai.models import Model
+from pydantic_ai.models.anthropic import AnthropicModel
+from pydantic_ai.models.openai import OpenAIChatModel
+from pydantic_ai.providers.anthropic import AnthropicProvider
+from pydantic_ai.providers.openai import OpenAIProvider
+
+OPENAI_COMPATIBLE = "openai"
+ANTHROPIC = "anthropic"
+
+SETUP_HELP = (
+    "No model is configured. Set LLM_BASE_URL and LLM_MODELS (and LLM_API_KEY if the server "
+    "needs one) for an OpenAI-compatible server, or ANTHROPIC_API_KEY for Anthropic, then "
+    "restart the playground."
+)
+LOCAL_EXAMPLE = "LLM_BASE_URL=http://localhost:11434/v1 LLM_MODELS=llama3.2 make run"
+
+
+@dataclass(frozen=True)
+class Provider:
+    name: str
+    kind: str
+    models: list[str]
+    base_url: str = ""
+    api_key: str = field(default="", repr=False)  # never shown, logged or stored
+
+    def describe(self) -> str:
+        """Return how a person recognises this provider in a message: name and address."""
+        return f'"{self.name}" ({self.base_url or "api.anthropic.com"})'
+
+
+class ProviderConfigError(ValueError):
+    """LLM_PROVIDERS declares a provider this playground cannot use."""
+
+
+def configured_providers() -> list[Provider]:
+    """Return the providers declared in settings: LLM_PROVIDERS, then the shorthands."""
+    providers = [_from_declaration(item) for item in settings.LLM_PROVIDERS]
+    if settings.LLM_BASE_URL and settings.LLM_MODELS:
+        providers.append(
+            Provider(
+                name="default",
+                kind=OPENAI_COMPATIBLE,
+                models=list(settings.LLM_MODELS),
+                base_url=settings.LLM_BASE_URL,
+                api_key=settings.LLM_API_KEY,
+            )
+        )
+    if settings.ANTHROPIC_API_KEY:
+        providers.append(
+            Provider(
+                name=ANTHROPIC,
+                kind=ANTHROPIC,
+                models=list(settings.ANTHROPIC_MODELS),
+                api_key=settings.ANTHROPIC_API_KEY,
+            )
+        )
+    return providers
+
+
+def _from_declaration(item: dict) -> Provider:
+    try:
+        name, models = str(item["name"]), [str(model) for model in item["models"]]
+    except (KeyError, TypeError) as error:
+        raise ProviderConfigError(
+            f"Each LLM_PROVIDERS entry needs a name and a list of models (missing {error})."
+        ) from None
+    kind = item.get("kind", OPENAI_COMPATIBLE)
+    if kind not in (OPENAI_COMPATIBLE, ANTHROPIC):
+        raise ProviderConfigError(f'LLM_PROVIDERS: provider "{name}" has unknown kind {kind!r}.')
+    if kind == OPENAI_COMPATIBLE and not item.get("base_url"):
+        raise ProviderConfigError(f'LLM_PROVIDERS: provider "{name}" needs a base_url.')
+    return Provider(name, kind, models, item.get("base_url", ""), item.get("api_key", ""))
+
+
+def choices() -> list[tuple[str, str]]:
+    """Return the (value, label) pairs of every configured model, value "provider/model"."""
+    return [
+        (f"{provider.name}/{model}", f"{model} ({provider.name})")
+        for provider in configured_providers()
+        for model in provider.models
+    ]
+
+
+def find(provider_name: str, model_name: str) -> Provider:
+    """Return the configured provider offering that model, or raise LookupError."""
+    for provider in configured_providers():
+        if provider.name == provider_name and model_name in provider.models:
+            return provider
+    raise LookupError(
+        f'The model "{model_name}" of provider "{provider_name}" is not configured on this '
+        "playground any more: make a new LLM agent with one of the models offered."
+    )
+
+
+def build_model(provider: Provider, model_name: str) -> Model:
+    """Return the library's model for one of a provider's models, with bounded retries."""
+    limits = {"max_retries": settings.LLM_MAX_RETRIES, "timeout": settings.LLM_TIMEOUT_SECONDS}
+    if provider.kind == ANTHROPIC:
+        client = AsyncAnthropic(api_key=provider.api_key, **limits)
+        return AnthropicModel(model_name, provider=AnthropicProvider(anthropic_client=client))
+    # Local servers take any key, and the client insists on one.
+    client = AsyncOpenAI(
+        base_url=provider.base_url, api_key=provider.api_key or "not-needed", **limits
+    )
+    return OpenAIChatModel(model_name, provider=OpenAIProvider(openai_client=client))

@@ -1,0 +1,116 @@
+"""Each model request of a turn is a recorded step, streamed into the chat as it arrives.
+
+`RecordedModel` wraps the provider's model. A request that was recorded returns its recorded
+response (serialised with the library's own `ModelMessagesTypeAdapter`), so a replay after an
+answer or a restart never calls the model again; only a request without a record goes out. While
+it streams, the reply so far is stored on the turn and pushed to the open tabs, at most every
+LIVE_TEXT_SECONDS: a reload or a reconnect shows the text so far.
+"""
+
+import asyncio
+import time
+
+from asgiref.sync import sync_to_async
+from pydantic_ai.messages import ModelMessage, ModelMessagesTypeAdapter, ModelResponse
+from pydantic_ai.models import ModelRequestParameters
+from pydantic_ai.models.wrapper import WrapperModel
+from pydantic_ai.settings import ModelSettings
+
+from playground import fragments
+from playground.models import Turn
+from playground.push import push_html
+from playground.runtime import Suspended, TurnContext
+
+LIVE_TEXT_SECONDS = 0.25
+STOP_CHECK_SECONDS = 1.0
+
+
+class TurnStopped(Suspended):
+    """The person stopped the turn (it lost its run token): the run lets go, holding nothing."""
+
+
+class LiveText:
+    """A turn's model reply so far: stored and pushed, throttled."""
+
+    def __init__(self, turn: Turn):
+        self.turn = turn
+        self.text = ""
+        self.shown_at = 0.0
+        self.pushed: tuple[str, bool] | None = None
+
+    async def update(self, text: str) -> None:
+        """Show the reply so far, at most every LIVE_TEXT_SECONDS (and look for a Stop at
+        least every STOP_CHECK_SECONDS, even while the model is silent)."""
+        since = time.monotonic() - self.shown_at
+        if since >= LIVE_TEXT_SECONDS and (text != self.text or since >= STOP_CHECK_SECONDS):
+            await self.show(text)
+
+    async def show(self, text: str, *, thinking: bool = True) -> None:
+        """Store and push `text` now; raise TurnStopped if the turn is no longer this run's."""
+        self.text, self.shown_at = text, time.monotonic()
+        turn = self.turn
+        ours = Turn.objects.filter(pk=turn.pk, run_token=turn.run_token, status=Turn.Status.RUNNING)
+        if not await ours.aupdate(partial_text=text):
+            raise TurnStopped(turn.pk)
+        if self.pushed == (text, thinking):
+            return  # only looking for a Stop: the tabs show this already
+        self.pushed = (text, thinking)
+        turn.partial_text = text
+        html = await sync_to_async(fragments.render_live_text)(turn, thinking=thinking)
+        await push_html(turn.conversation_id, html)
+
+
+class RecordedModel(WrapperModel):
+    """The provider's model, with every request recorded as a step of the turn."""
+
+    def __init__(self, wrapped, ctx: TurnContext):
+        super().__init__(wrapped)
+        self.ctx = ctx
+        self.live = LiveText(ctx.turn)
+
+    async def request(
+        self,
+        messages: list[ModelMessage],
+        model_settings: ModelSettings | None,
+        model_request_parameters: ModelRequestParameters,
+    ) -> ModelResponse:
+        recorded = await self.ctx.step(
+            f"model request ({self.model_name})",
+            self._stream,
+            messages,
+            model_settings,
+            model_request_parameters,
+        )
+        [response] = ModelMessagesTypeAdapter.validate_python(recorded)
+        if response.text:
+            await self.ctx.say(response.text)
+        return response
+
+    async def _stream(self, messages, model_settings, model_request_parameters) -> list:
+        await self.live.show("")  # "thinking…" until the first words arrive
+        async with self.wrapped.request_stream(
+            messages, model_settings, model_request_parameters
+        ) as stream:
+            events = aiter(stream)
+            next_event = asyncio.ensure_future(anext(events))
+            try:
+                while True:
+                    # Wake at least every LIVE_TEXT_SECONDS: the last words of a burst are shown
+                    # even when the model pauses, and a Stop is seen while it is silent.
+                    done, _ = await asyncio.wait({next_event}, timeout=LIVE_TEXT_SECONDS)
+                    await self.live.update(stream.get().text or "")
+                    if done:
+                        if isinstance(next_event.exception(), StopAsyncIteration):
+                            break
+                        next_event.result()  # a failed stream raises here
+                        next_event = asyncio.ensure_future(anext(events))
+            finally:
+                next_event.cancel()  # stopped mid-stream: nobody waits for the next event
+            response = stream.get()
+        await self.live.show("", thinking=False)  # the reply becomes a message next
+        return dump_messages([response])
+
+
+def dump_messages(messages: list[ModelMessage]) -> list:
+    """Return messages as JSON data, in the library's own format."""
+    return ModelMessagesTypeAdapter.dump_python(messages, mode="json")

@@ -1,0 +1,109 @@
+"""The tools an LLM agent's model can call: `request_input`, and the toolsets a deployment adds.
+
+`request_input` is a deferred tool: a payload the contract accepts ends the model's run with a
+question (`CallDeferred`), which the turn shows as a form; one it cannot show is answered at
+once with the degradation text, so the model can correct it. Tools of registered toolsets run
+as recorded steps of the turn (a replay never runs them twice); MCP servers' tools go through
+our bridge, which records its own round trips. Tools marked destructive ask for approval
+first (`ApprovalRequired`), through the approval card.
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic_ai import CallDeferred, RunContext, Tool
+from pydantic_ai.toolsets import AbstractToolset, ApprovalRequiredToolset, WrapperToolset
+from pydantic_ai.toolsets.abstract import ToolsetTool
+
+from elicitation import contract
+from llm_agents.mcp_tools import mcp_toolsets
+from playground.runtime import TurnContext
+
+REQUEST_INPUT = "request_input"
+
+REQUEST_INPUT_DESCRIPTION = """\
+Ask the person a question and wait for their answer, shown to them as a form.
+Use it when you need a decision or details only the person can give.
+
+`requestedSchema` must be a FLAT JSON object schema: {"type": "object", "properties": {...},
+"required": [...]}. Each property is one of:
+- {"type": "string"} with optional "title", "description", "default", "minLength",
+  "maxLength", "pattern", "format" (date, date-time, email, uri or multiline);
+- {"type": "number"} or {"type": "integer"} with optional "minimum", "maximum";
+- {"type": "boolean"};
+- a single choice: {"type": "string", "enum": [...]} or
+  {"type": "string", "oneOf": [{"const": "a", "title": "A"}, ...]};
+- a multiple choice: {"type": "array", "items": {"enum": [...]}, "minItems": 1}.
+Not allowed: nested objects, arrays of anything but string options, more than a few dozen
+options, and fields for passwords, tokens, API keys or other secrets (never ask for those).
+
+The result is the person's answer: {"action": "accept", "content": {...}}, or
+{"action": "decline"} or {"action": "cancel"} (respect these: do not ask again at once).
+If the result starts with "elicitation: unsupported payload", the schema was not valid:
+fix what it says and call request_input again."""
+
+
+async def request_input(
+    ctx: RunContext[TurnContext], message: str, requestedSchema: dict[str, Any]
+) -> str:
+    """Defer a question the contract accepts; answer one it cannot show with the reason."""
+    parsed = contract.parse_request({"message": message, "requestedSchema": requestedSchema})
+    if isinstance(parsed, contract.Degraded):
+        # Recorded as a degraded part (visible in the admin); the model gets the reason now.
+        response = await ctx.deps.elicit(str(message), requestedSchema, id=ctx.tool_call_id)
+        return response.text
+    raise CallDeferred(kind="question")
+
+
+# Arguments are validated by the library: a model sending broken JSON is told, and retries.
+REQUEST_INPUT_TOOL = Tool(
+    request_input, name=REQUEST_INPUT, description=REQUEST_INPUT_DESCRIPTION, takes_ctx=True
+)
+
+
+# --- toolsets a deployment adds ---------------------------------------------------------------
+
+ToolsetFactory = Callable[[TurnContext], AbstractToolset[TurnContext]]
+
+
+TOOLSETS: dict[str, ToolsetFactory] = {}
+
+
+def register_toolset(name: str, factory: ToolsetFactory) -> None:
+    """Offer a toolset to LLM agents under `name` (an agent's config lists the ones it uses).
+
+    A tool whose definition has `metadata={"destructive": True}` (an MCP tool's
+    `destructiveHint`) asks the person for approval before each call.
+    """
+    TOOLSETS[name] = factory
+
+
+async def toolsets_for(ctx: TurnContext, config: dict) -> list[AbstractToolset[TurnContext]]:
+    """Return the agent's toolsets (registered ones as recorded steps, MCP servers through the
+    bridge), each asking for approval before a destructive call."""
+    toolsets: list[AbstractToolset[TurnContext]] = []
+    for name in config.get("toolsets", []):
+        if name not in TOOLSETS:
+            raise LookupError(f'The toolset "{name}" is not available on this playground.')
+        toolsets.append(RecordedToolset(TOOLSETS[name](ctx)))
+    toolsets += await mcp_toolsets(ctx, config.get("mcp_servers", []))
+    return [ApprovalRequiredToolset(toolset, is_destructive) for toolset in toolsets]
+
+
+def is_destructive(ctx: RunContext, tool_def, args: dict) -> bool:
+    """Return whether a call changes something the person would want to approve first."""
+    return bool((tool_def.metadata or {}).get("destructive"))
+
+
+class RecordedToolset(WrapperToolset[TurnContext]):
+    """Run each tool call as a step of the turn: a replay returns the recorded result."""
+
+    async def call_tool(
+        self,
+        name: str,
+        tool_args: dict[str, Any],
+        ctx: RunContext[TurnContext],
+        tool: ToolsetTool[TurnContext],
+    ) -> Any:
+        call = super().call_tool
+        return await ctx.deps.step(f"tool {name}", call, name, tool_args, ctx, tool)

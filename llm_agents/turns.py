@@ -1,0 +1,148 @@
+"""One turn of an LLM agent: the model's run, its questions, and the history it carries on.
+
+The library's deferred tools end the model's run when it asks (`DeferredToolRequests`); each
+question is then asked through the turn (`ctx.elicit`, `ctx.confirm`), which suspends the turn
+until the person answers, and the run resumes with the answers (`DeferredToolResults`). A
+replay repeats all of this from the turn's start, but every model request and tool call is a
+recorded step, so nothing outside is called twice. The message history at the end of a turn is
+recorded too: the next turn of the conversation starts from it.
+"""
+
+from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults, ToolDenied
+from pydantic_ai.exceptions import (
+    ModelAPIError,
+    ModelConnectionError,
+    ModelHTTPError,
+    UnexpectedModelBehavior,
+)
+from pydantic_ai.messages import ModelMessage, ModelMessagesTypeAdapter, ModelResponse
+from pydantic_ai.models import Model
+from pydantic_ai.tool_manager import ToolManager
+
+from llm_agents.recording import RecordedModel, dump_messages
+from llm_agents.tools import REQUEST_INPUT_TOOL, toolsets_for
+from playground.models import Step, Turn
+from playground.runtime import TurnContext
+
+HISTORY_STEP = "message history after the turn"
+
+
+class ProviderError(Exception):
+    """The model provider failed in a way the person can act on; the message says how."""
+
+
+async def run_llm_turn(ctx: TurnContext, model: Model, *, provider_label: str) -> None:
+    """Answer the person's message with the model, asking through forms when it calls for one."""
+    config = ctx.config
+    history = ModelMessagesTypeAdapter.validate_python(
+        await ctx.step("message history before the turn", _history_before, ctx.turn.pk)
+    )
+    settings = {"temperature": float(config["temperature"])} if "temperature" in config else {}
+    agent = Agent(
+        RecordedModel(model, ctx),
+        output_type=[str, DeferredToolRequests],
+        instructions=config.get("instructions") or None,
+        model_settings=settings,
+        deps_type=TurnContext,
+        tools=[REQUEST_INPUT_TOOL],
+        toolsets=await toolsets_for(ctx, config),
+    )
+    prompt, answers, messages = ctx.message, None, history
+    while True:
+        try:
+            # One tool at a time: the turn's calls are numbered, and a replay must agree.
+            with ToolManager.parallel_execution_mode("sequential"):
+                result = await agent.run(
+                    prompt, message_history=messages, deferred_tool_results=answers, deps=ctx
+                )
+        except (ModelAPIError, UnexpectedModelBehavior) as error:
+            raise ProviderError(explain(error, provider_label)) from error
+        messages = result.all_messages()
+        await _record_usage(ctx.turn, messages[len(history) :])
+        if not isinstance(result.output, DeferredToolRequests):
+            break
+        prompt, answers = None, await ask_the_person(ctx, result.output)
+    await ctx.step(HISTORY_STEP, dump_messages, messages)
+
+
+async def ask_the_person(ctx: TurnContext, requests: DeferredToolRequests) -> DeferredToolResults:
+    """Ask each deferred call through the turn; return the answers for the model."""
+    answers = DeferredToolResults()
+    for call in requests.approvals:
+        args = call.args_as_dict()
+        approved = await ctx.confirm(
+            f"Allow {ctx.agent.name} to run {call.tool_name}?",
+            details={name: str(value) for name, value in args.items()},
+            action=call.tool_name,
+        )
+        answers.approvals[call.tool_call_id] = approved or ToolDenied(
+            "The person did not approve this call; nothing was done."
+        )
+    for call in requests.calls:
+        args = call.args_as_dict()
+        response = await ctx.elicit(
+            str(args.get("message", "")), args.get("requestedSchema"), id=call.tool_call_id
+        )
+        answers.calls[call.tool_call_id] = response.envelope
+    return answers
+
+
+def explain(error: Exception, provider_label: str) -> str:
+    """Return what went wrong with the provider and what the person can do about it."""
+    who = f"The model provider {provider_label}"
+    if isinstance(error, ModelHTTPError):
+        status = error.status_code
+        if status in (401, 403):
+            return (
+                f"{who} refused the API key (HTTP {status}). Whoever runs this playground should "
+                "check the key (LLM_API_KEY, ANTHROPIC_API_KEY or LLM_PROVIDERS)."
+            )
+        if status == 404:
+            return (
+                f"{who} does not know this model (HTTP 404): make a new LLM agent with one of "
+                "the models offered."
+            )
+        if status == 429:
+            return (
+                f"{who} is limiting requests (HTTP 429) and still was after retrying. "
+                "Wait a minute, then send your message again."
+            )
+        if status >= 500:
+            return (
+                f"{who} failed (HTTP {status}) and still did after retrying. "
+                "Send your message again in a moment."
+            )
+        return f"{who} refused the request (HTTP {status}): {error}"[:400]
+    if isinstance(error, ModelConnectionError):
+        return (
+            f"{who} could not be reached or did not answer in time. Check that the server is "
+            "running, then send your message again."
+        )
+    # A broken stream, a reply that is not JSON, a tool call beyond repair.
+    reason = getattr(error, "message", "") or str(error)
+    return (
+        f"{who} sent a reply the playground could not use ({reason}). "
+        "Send your message again, or make an agent with another model."
+    )[:400]
+
+
+def _history_before(turn_id: int) -> list:
+    turn = Turn.objects.get(pk=turn_id)
+    step = (
+        Step.objects.filter(
+            turn__conversation_id=turn.conversation_id,
+            turn__index__lt=turn.index,
+            name=HISTORY_STEP,
+        )
+        .order_by("-turn__index")
+        .first()
+    )
+    return step.result if step else []
+
+
+async def _record_usage(turn: Turn, messages: list[ModelMessage]) -> None:
+    responses = [message for message in messages if isinstance(message, ModelResponse)]
+    await Turn.objects.filter(pk=turn.pk).aupdate(
+        input_tokens=sum(response.usage.input_tokens for response in responses),
+        output_tokens=sum(response.usage.output_tokens for response in responses),
+    )

@@ -1,0 +1,7 @@
+from django.urls import path
+
+from llm_agents import views
+
+urlpatterns = [
+    path("llm-agents/new", views.new_llm_agent, name="new_llm_agent"),
+]

@@ -1,0 +1,78 @@
+"""MCP servers attached to an LLM agent (the SDK-built test server over stdio, through our
+bridge): the model calls their tools, what the server asks becomes a form, and destructive
+tools ask for approval first."""
+
+import json
+
+import pytest
+
+from playground.models import Agent
+from tests.llm_support import REQUESTS, call, logged_in, scripted, tool_results  # noqa: F401
+from tests.mcp_support import stdio_servers_file
+from tests.runtime_helpers import agent_row, answer, pending, said, send, start
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]
+
+
+@pytest.fixture
+def conversation(settings, tmp_path, alice):
+    settings.MCP_SERVERS_FILE = str(stdio_servers_file(tmp_path))
+    agent = agent_row("test-llm")
+    agent.config = {"mcp_servers": ["test"]}
+    agent.save()
+    return start(alice, "test-llm")
+
+
+def result_text(messages) -> str:
+    result = tool_results(messages)[-1]
+    return result["content"][0]["text"] if isinstance(result, dict) else result
+
+
+def test_the_model_sees_the_servers_tools_and_calls_one(client, conversation):
+    scripted(
+        [call("echo", text="hello there")], lambda messages: f"It said: {result_text(messages)}"
+    )
+    send(client, conversation, "say hello")
+    assert said(conversation) == ["It said: hello there"]
+    assert len(REQUESTS) == 2
+
+
+def test_a_destructive_mcp_tool_asks_for_approval_first(client, conversation):
+    scripted(
+        [call("delete_everything", confirm_name="staging")],
+        lambda messages: f"Done: {result_text(messages)}",
+    )
+    send(client, conversation, "wipe staging")
+    card = pending(conversation)
+    assert card.render_kind == "approval"
+    assert card.payload["details"] == {"confirm_name": "staging"}
+    answer(client, card, scope="once")
+    assert said(conversation) == ["Done: Deleted everything in staging."]
+
+
+def test_what_the_server_asks_becomes_a_form_in_the_chat(client, conversation):
+    scripted([call("profile")], lambda messages: f"Got {result_text(messages)}")
+    send(client, conversation, "set up my profile")
+    question = pending(conversation)
+    assert question.render_kind == "elicitation"
+    assert question.message == "Tell me about yourself"
+    profile = {
+        "name": "Ada",
+        "age": "36",
+        "height": "1.7",
+        "email": "ada@example.com",
+        "birthday": "1815-12-10",
+    }
+    assert answer(client, question, **profile).status_code == 200
+    reply = said(conversation)[0]
+    assert reply.startswith("Got Profile: ")
+    assert json.loads(reply.removeprefix("Got Profile: "))["name"] == "Ada"
+
+
+def test_a_person_attaches_a_server_when_making_the_agent(client, settings, tmp_path):
+    settings.MCP_SERVERS_FILE = str(stdio_servers_file(tmp_path))
+    settings.LLM_BASE_URL, settings.LLM_MODELS = "http://127.0.0.1:9/v1", ["small"]
+    assert "Test server" in client.get("/llm-agents/new").content.decode()
+    data = {"name": "Helper", "model": "default/small", "mcp_servers": ["test"]}
+    assert client.post("/llm-agents/new", data).status_code == 302
+    assert Agent.objects.get(name="Helper").config["mcp_servers"] == ["test"]

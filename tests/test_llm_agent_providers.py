@@ -1,0 +1,162 @@
+"""LLM agents over the real OpenAI-compatible HTTP protocol, against a local fake server:
+configuration, a question answered through it, and every way a provider can fail."""
+
+import json
+
+import pytest
+
+from playground.models import Agent, Conversation, Turn
+from tests.fake_openai import MODEL, FakeOpenAI, failure, garbage, text, tool_calls
+from tests.live_server import free_port
+from tests.llm_support import logged_in  # noqa: F401
+from tests.runtime_helpers import answer, pending, said, send
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]
+
+COLOUR = {"type": "object", "properties": {"colour": {"type": "string", "enum": ["red", "green"]}}}
+
+
+@pytest.fixture
+def fake(settings):
+    servers = []
+
+    def serve(*replies):
+        server = FakeOpenAI(*replies)
+        servers.append(server)
+        settings.LLM_BASE_URL = server.base_url
+        settings.LLM_MODELS = [MODEL]
+        settings.LLM_API_KEY = "sk-test-not-stored"
+        settings.LLM_MAX_RETRIES = 1
+        settings.LLM_TIMEOUT_SECONDS = 5
+        return server
+
+    yield serve
+    for server in servers:
+        server.close()
+
+
+def new_agent(client) -> Conversation:
+    response = client.post(
+        "/llm-agents/new",
+        {"name": "Painter", "model": f"default/{MODEL}", "instructions": "Be brief."},
+    )
+    assert response.status_code == 302, response.content
+    return Conversation.objects.get(agent__name="Painter")
+
+
+def test_with_no_model_configured_the_page_says_what_to_set(client, settings):
+    settings.LLM_BASE_URL, settings.ANTHROPIC_API_KEY, settings.LLM_PROVIDERS = "", "", []
+    page = client.get("/llm-agents/new").content.decode()
+    assert "LLM_BASE_URL" in page and "LLM_MODELS" in page and "ANTHROPIC_API_KEY" in page
+    assert "http://localhost:11434/v1" in page
+
+
+def test_an_agent_stores_the_provider_and_model_by_name_never_a_key(client, fake):
+    fake(text("Hi."))
+    conversation = new_agent(client)
+    assert conversation.agent.config == {
+        "provider": "default",
+        "model": MODEL,
+        "instructions": "Be brief.",
+    }
+    assert "sk-test" not in json.dumps(list(Agent.objects.values()), default=str)
+
+
+def test_a_model_that_is_not_offered_is_refused_with_the_choices_kept(client, fake):
+    fake(text("Hi."))
+    response = client.post("/llm-agents/new", {"name": "X", "model": "evil/http://10.0.0.1"})
+    assert response.status_code == 422
+    assert "Select a valid choice" in response.content.decode()
+    assert 'value="X"' in response.content.decode()
+
+
+def test_the_model_asks_over_http_and_continues_with_the_answer(client, fake):
+    server = fake(
+        tool_calls(("request_input", {"message": "Which colour?", "requestedSchema": COLOUR})),
+        text("Painting it green."),
+    )
+    conversation = new_agent(client)
+    send(client, conversation, "paint the fence")
+    answer(client, pending(conversation), colour="green")
+    assert said(conversation) == ["Painting it green."]
+    first, second = server.requests
+    assert first["messages"][0] == {"role": "system", "content": "Be brief."}
+    assert first["stream"] is True
+    assert json.loads(second["messages"][-1]["content"]) == {
+        "action": "accept",
+        "content": {"colour": "green"},
+    }
+    turn = Turn.objects.get()
+    assert (turn.input_tokens, turn.output_tokens) == (24, 10)
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        (failure(401), "refused the API key (HTTP 401)"),
+        (failure(429), "limiting requests (HTTP 429)"),
+        (failure(500), "failed (HTTP 500)"),
+        (garbage(b"data: {not json\n\n"), "sent a reply the playground could not use"),
+    ],
+    ids=["401", "429", "500", "garbage"],
+)
+def test_a_failing_provider_fails_the_turn_with_a_message_naming_it(client, fake, reply, expected):
+    server = fake(reply)
+    conversation = new_agent(client)
+    send(client, conversation, "hi")
+    turn = Turn.objects.get()
+    assert turn.status == Turn.Status.FAILED
+    assert expected in said(conversation)[0]
+    assert f'"default" ({server.base_url})' in said(conversation)[0]
+    assert "Traceback" in turn.error_trace
+    retried = reply.status in (429, 500)
+    assert len(server.requests) == (2 if retried else 1)
+
+
+def test_a_server_error_is_retried_and_the_turn_goes_on(client, fake):
+    server = fake(failure(503), text("Back again."))
+    conversation = new_agent(client)
+    send(client, conversation, "hi")
+    assert said(conversation) == ["Back again."]
+    assert len(server.requests) == 2
+
+
+def test_an_unreachable_provider_says_to_check_the_server(client, fake, settings):
+    fake(text("unused"))
+    settings.LLM_BASE_URL = f"http://127.0.0.1:{free_port()}/v1"
+    conversation = new_agent(client)
+    send(client, conversation, "hi")
+    assert "could not be reached" in said(conversation)[0]
+    # The person can send again once the server is back.
+    server = fake(text("Hello."))
+    settings.LLM_BASE_URL = server.base_url
+    send(client, conversation, "hi again")
+    assert said(conversation)[-1] == "Hello."
+
+
+def test_invalid_json_tool_arguments_are_sent_back_to_the_model(client, fake):
+    server = fake(tool_calls(("request_input", "{broken")), text("Sorry, let me ask again."))
+    conversation = new_agent(client)
+    send(client, conversation, "hi")
+    assert said(conversation) == ["Sorry, let me ask again."]
+    assert server.requests[1]["messages"][-1]["role"] == "tool"
+
+
+def test_the_onboarding_wizard_can_make_an_agent_a_model_answers(client, fake):
+    fake(text("Hi."))
+    wizard = Conversation.objects.get(pk=client.post("/agents/new").url.split("/")[2])
+    send(
+        client,
+        wizard,
+        "Every weekday at 9am summarise new GitHub issues in #eng-triage (Berlin time)",
+    )
+    answer(client, pending(wizard))  # the configuration card
+    question = pending(wizard)
+    assert question.message == "Who should answer this agent's messages?"
+    answer(client, question, answered_by=f"default/{MODEL}")
+    agent = Agent.objects.get(pk=wizard.agent_id)
+    assert agent.kind == "llm" and not agent.is_draft
+    assert (agent.config["provider"], agent.config["model"]) == ("default", MODEL)
+    assert agent.config["instructions"].startswith(f"You are {agent.name}")
+    send(client, wizard, "hello")
+    assert said(wizard)[-1] == "Hi."
