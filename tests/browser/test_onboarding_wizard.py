@@ -66,24 +66,28 @@ def test_a_description_becomes_a_working_agent(page: Page, live_server):
     name = "Intercom unanswered-conversation digest"
     expect(page.get_by_role("heading", level=1)).to_have_text(name)
     expect(page).to_have_title(re.compile(f"^{name} · "))
-    expect(page.locator(".bubble.agent").last).to_contain_text(
+    expect(page.locator(".bubble.agent:not(.live)").last).to_contain_text(
         "is ready. It reads Intercom conversations every Monday at 09:00 (Paris time) "
         "and emails what it finds to ops@example.com."
     )
 
     page.get_by_label(f"Message to {name}").fill("Anything for me?")
     page.keyboard.press("Enter")
-    expect(page.locator(".bubble.agent").last).to_contain_text(
+    expect(page.locator(".bubble.agent:not(.live)").last).to_contain_text(
         "I'm set up to read Intercom conversations every Monday at 09:00 (Paris time)"
     )
     run = question(page, "Nothing is connected to Intercom in this playground")
     expect(run.get_by_role("radio", name="The last 7 days")).to_be_checked()
     submit(run)
-    expect(page.locator(".bubble.agent").last).to_contain_text("nothing was read or sent")
+    expect(page.locator(".bubble.agent:not(.live)").last).to_contain_text(
+        "nothing was read or sent"
+    )
 
     page.reload()
     expect(page.get_by_role("heading", level=1)).to_have_text(name)  # the agent's own page
-    expect(page.locator(".bubble.agent").last).to_contain_text("nothing was read or sent")
+    expect(page.locator(".bubble.agent:not(.live)").last).to_contain_text(
+        "nothing was read or sent"
+    )
 
     page.goto(live_server.url + "/")
     expect(page.get_by_role("button", name=f"Chat with {name}")).to_be_visible()
@@ -116,7 +120,7 @@ def test_a_draft_survives_a_reload_and_resumes_from_the_home_page(page: Page, li
     expect(page.locator(SUBMITTED)).to_contain_text("18:00")
     socket_open(page)
     zone.get_by_role("button", name="Cancel").click()
-    expect(page.locator(".bubble.agent").last).to_contain_text("I kept this as a draft")
+    expect(page.locator(".bubble.agent:not(.live)").last).to_contain_text("I kept this as a draft")
 
     page.goto(live_server.url + "/")
     drafts.get_by_role("button", name=re.compile("^Delete")).click()
@@ -142,7 +146,7 @@ def test_a_full_description_goes_straight_to_the_card_and_bad_edits_stay(page: P
 
     time.fill("07:30")
     card.get_by_role("button", name="Save and accept").click()
-    expect(page.locator(".bubble.agent").last).to_contain_text(
+    expect(page.locator(".bubble.agent:not(.live)").last).to_contain_text(
         "It reads Zendesk tickets every day at 07:30 (UTC) and posts what it finds in #support"
     )
 
@@ -167,13 +171,13 @@ def test_an_edit_with_an_invalid_address_stays_a_card_with_the_error(page: Page)
 
     address.fill("cx-daily@example.com")
     card.get_by_role("button", name="Save and accept").click()
-    expect(page.locator(".bubble.agent").last).to_contain_text("cx-daily@example.com")
+    expect(page.locator(".bubble.agent:not(.live)").last).to_contain_text("cx-daily@example.com")
 
 
 def test_a_description_that_says_nothing_gets_every_question(page: Page):
     open_wizard(page)
     describe(page, "asdf")
-    expect(page.locator(".bubble.agent").first).to_contain_text("I could not tell")
+    expect(page.locator(".bubble.agent:not(.live)").first).to_contain_text("I could not tell")
 
     purpose = question(page, "What should the new agent do?")
     purpose.get_by_label("What the agent does").fill("Keep my team up to date")
