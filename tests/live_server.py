@@ -100,6 +100,11 @@ class LiveServer:
         self.start_without_visiting()
         wait_for(self._answers, timeout=30, message=f"daphne did not start: {self.log()}")
 
+    def ensure_running(self) -> None:
+        """Start the server again if an earlier test left it stopped."""
+        if self.process is None or self.process.poll() is not None:
+            self.start()
+
     def start_without_visiting(self) -> None:
         """Start the server and return before anyone has made a request to it."""
         serve = ["manage.py", "serve", "--host", self.host, "--port", str(self.port)]

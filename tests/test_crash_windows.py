@@ -10,7 +10,7 @@ from django.test import Client
 
 from elicitation.models import Part
 from playground.models import Turn
-from tests.live_server import LiveClient, LiveServer, wait_for
+from tests.live_server import FAST_RECOVERY, LiveClient, LiveServer, wait_for
 from tests.runtime_helpers import answer, pending, send, start
 
 USERS = {"alice": "alice-password-1"}
@@ -40,21 +40,13 @@ def server(tmp_path_factory):
         tmp_path_factory.mktemp("crash"),
         env={
             "AGENT_MODULES": "tests.runtime_agents",
-            "RUN_HEARTBEAT_SECONDS": "0.2",
-            "RUN_STALE_AFTER_SECONDS": "1",
-            "RECOVERY_SWEEP_SECONDS": "0.3",
+            **FAST_RECOVERY,
         },
     )
     server.prepare(USERS)
     server.start()
     yield server
     server.stop()
-
-
-def running(server: LiveServer) -> None:
-    """Start the server again if an earlier test left it stopped."""
-    if server.process is None or server.process.poll() is not None:
-        server.start()
 
 
 def conversation_with_a_question(server: LiveServer) -> tuple[LiveClient, int, int]:
@@ -103,7 +95,7 @@ def resumed_to_the_approval(server: LiveServer, conversation_id: int) -> bool:
 
 
 def test_a_kill_right_after_the_answer_commits_loses_nothing_after_restart(server):
-    running(server)
+    server.ensure_running()
     _, conversation_id, part_id = conversation_with_a_question(server)
     server.stop()
     server.env["DIE_AFTER_SETTLING"] = "1"
@@ -124,7 +116,7 @@ def test_a_kill_right_after_the_answer_commits_loses_nothing_after_restart(serve
 
 
 def test_the_embedded_server_resumes_a_stranded_answered_turn_at_start_up(server):
-    running(server)
+    server.ensure_running()
     _, conversation_id, part_id = conversation_with_a_question(server)
     server.stop()
     # What older versions could leave behind: the answer saved, the turn still waiting.
@@ -141,7 +133,7 @@ def test_the_embedded_server_resumes_a_stranded_answered_turn_at_start_up(server
 
 
 def test_the_embedded_server_picks_up_a_run_that_died_outside_the_agent(server):
-    running(server)
+    server.ensure_running()
     _, conversation_id, part_id = conversation_with_a_question(server)
     # A runner that lost its database mid-run leaves the turn "running", heartbeat stopped.
     stale = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(time.time() - 60))

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from tests.live_server import LiveClient, LiveServer, wait_for
+from tests.live_server import FAST_RECOVERY, LiveClient, LiveServer, wait_for
 from tests.mcp_support import TEST_SERVER
 
 # Starting the playground and the MCP server processes is most of the time, on a busy machine.
@@ -44,20 +44,13 @@ def server(tmp_path_factory):
         env={
             "MCP_SERVERS_FILE": servers_file(workdir / "servers.toml"),
             "MCP_TEST_LOG": str(workdir / "completions.log"),
-            "RUN_HEARTBEAT_SECONDS": "0.2",
-            "RUN_STALE_AFTER_SECONDS": "1",
-            "RECOVERY_SWEEP_SECONDS": "0.3",
+            **FAST_RECOVERY,
         },
     )
     server.prepare(USERS)
     server.start()
     yield server
     server.stop()
-
-
-def running(server: LiveServer) -> None:
-    if server.process is None or server.process.poll() is not None:
-        server.start()
 
 
 def completions(server: LiveServer) -> int:
@@ -67,7 +60,7 @@ def completions(server: LiveServer) -> int:
 
 def ask(server: LiveServer, agent: str, text: str) -> tuple[LiveClient, int]:
     """Start a conversation with an MCP server's agent, send `text`; return client and id."""
-    running(server)
+    server.ensure_running()
     client = LiveClient(server, "alice", USERS["alice"])
     _, page = client.post(f"/agents/mcp-{agent}/new", {})
     conversation_id = int(page.split('ws-connect="/ws/c/')[1].split("/")[0])
