@@ -132,6 +132,7 @@ def ask(
             intent=body.get("intent") or "",
             tool_call_id=f"api_{turn.pk}_{index}",
         )
+        part.pushed_at = timezone.now()  # in the INSERT, like a run's: the push is best effort
         part.save()
         if idempotency_key:
             IdempotencyKey.objects.create(
@@ -143,7 +144,6 @@ def ask(
 
 def _show(part: Part) -> None:
     push_html_soon(part.conversation_id, fragments.render_new_part(part))
-    Part.objects.filter(pk=part.pk).update(pushed_at=timezone.now())
 
 
 def cancel(part: Part) -> bool:
