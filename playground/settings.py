@@ -175,7 +175,8 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # In this process; a push costs the same however many tabs are open (see the module).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "playground.memory_layer.LocalChannelLayer"}}
 
 # The cache counts API calls per token for rate limiting: with REDIS_URL every process shares
 # one count, otherwise each process counts its own (fine for the one embedded process).
