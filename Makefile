@@ -36,7 +36,7 @@ test: $(VENV)/.test-deps
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) manage.py makemigrations --check --dry-run
-	$(PY) -m pytest
+	$(PY) -m pytest -n 4 --dist loadfile
 
 lint: $(VENV)/.test-deps
 	$(PY) -m ruff check --fix .

@@ -7,8 +7,11 @@ the browser tests through `manage.py shell` against the live server's database.
 import json
 from datetime import datetime, timedelta
 from html.parser import HTMLParser
+from importlib import import_module
 
 from django.contrib.auth.models import Group, User
+from django.db import connection
+from django.db.migrations.loader import MigrationLoader
 from django.test import Client
 
 from elicitation import contract
@@ -50,8 +53,20 @@ def make_staff(
         return User.objects.create_superuser(username, password=password)
     user = User.objects.create_user(username, password=password, is_staff=True)
     if reviewer:
-        user.groups.add(Group.objects.get(name="reviewer"))
+        user.groups.add(reviewer_group())
     return user
+
+
+def reviewer_group() -> Group:
+    """The "reviewer" group, as its data migration makes it.
+
+    A transactional test empties every table when it ends (Django makes permissions again, not
+    data migrations' rows), and with parallel workers one may have run first in this process:
+    so run the migration's own function again, on the migration state, as `migrate` does.
+    """
+    migration = import_module("elicitation.migrations.0002_reviewer_group")
+    migration.create_reviewer_group(MigrationLoader(connection).project_state().apps, None)
+    return Group.objects.get(name=migration.GROUP)
 
 
 def make_person(username: str) -> User:

@@ -98,12 +98,14 @@ class LiveServer:
 
     def start(self) -> None:
         self.start_without_visiting()
-        wait_for(self._answers, timeout=30, message=f"daphne did not start: {self.log()}")
+        wait_for(self._answers, timeout=60, message=f"daphne did not start: {self.log()}")
 
     def ensure_running(self) -> None:
-        """Start the server again if an earlier test left it stopped."""
+        """Start the server again if an earlier test left it stopped (or still starting)."""
         if self.process is None or self.process.poll() is not None:
             self.start()
+        else:
+            wait_for(self._answers, timeout=60, message=f"daphne did not start: {self.log()}")
 
     def start_without_visiting(self) -> None:
         """Start the server and return before anyone has made a request to it."""

@@ -3,12 +3,18 @@
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from elicitation import contract
 from elicitation.models import Part
-from tests.admin_support import chat_client, make_part, make_person, make_staff, make_turn
+from tests.admin_support import (
+    chat_client,
+    make_part,
+    make_person,
+    make_staff,
+    make_turn,
+    reviewer_group,
+)
 
 PARTS = "/admin/elicitation/part/"
 NOW = timezone.now()
@@ -31,7 +37,7 @@ def parts(db, seeded):
 
 
 def test_the_reviewer_group_may_view_everything_and_nothing_more(db):
-    granted = Group.objects.get(name="reviewer").permissions.values_list("codename", flat=True)
+    granted = reviewer_group().permissions.values_list("codename", flat=True)
     assert sorted(granted) == [
         "view_agent",
         "view_conversation",

@@ -112,7 +112,9 @@ def test_a_kill_right_after_the_answer_commits_loses_nothing_after_restart(serve
 
     del server.env["DIE_AFTER_SETTLING"]
     server.start_without_visiting()
-    wait_for(lambda: resumed_to_the_approval(server, conversation_id), message="not resumed")
+    wait_for(  # the server is starting: give it a loaded machine's start-up time
+        lambda: resumed_to_the_approval(server, conversation_id), timeout=60, message="not resumed"
+    )
 
 
 def test_the_embedded_server_resumes_a_stranded_answered_turn_at_start_up(server):
@@ -129,7 +131,9 @@ def test_the_embedded_server_resumes_a_stranded_answered_turn_at_start_up(server
         )
     assert turn_status(server, conversation_id) == "waiting"
     server.start_without_visiting()
-    wait_for(lambda: resumed_to_the_approval(server, conversation_id), message="not resumed")
+    wait_for(  # the server is starting: give it a loaded machine's start-up time
+        lambda: resumed_to_the_approval(server, conversation_id), timeout=60, message="not resumed"
+    )
 
 
 def test_the_embedded_server_picks_up_a_run_that_died_outside_the_agent(server):
