@@ -7,7 +7,7 @@ import pytest
 
 from elicitation.models import Part
 from mcp_bridge.catalog import sync_agents
-from playground.models import Conversation, Message, Turn
+from playground.models import Agent, Conversation, Message, Turn
 from tests.live_server import BASE_DIR
 from tests.mcp_support import stdio_servers_file
 from tests.runtime_helpers import answer, pending, said, send
@@ -38,6 +38,34 @@ def test_typing_a_tool_name_and_json_calls_it(client, conversation):
     assert said(conversation) == ["hello there"]
     assert cards(conversation) == []  # the SDK's {"result": text} repeats the text
     assert Turn.objects.get().status == Turn.Status.DONE
+
+
+def test_a_new_conversation_opens_with_the_tools_card_before_the_person_writes(
+    client, conversation
+):
+    response = client.post("/agents/mcp-test/new")
+    opened = Conversation.objects.get(pk=response.url.split("/")[2])
+    [turn] = opened.turns.all()
+    assert turn.text == "" and turn.status == Turn.Status.WAITING  # waiting for a tool pick
+    assert [card["title"] for card in cards(opened)] == ["Tools of Test server"]
+    assert pending(opened).message == "Which tool of Test server should I call?"
+    for _ in range(2):  # on first load and after a reload, from the database
+        page = client.get(response.url).content.decode()
+        assert "Tools of Test server" in page and "Which tool of Test server" in page
+        assert "You said:" not in page
+    answer(client, pending(opened), tool="echo")
+    answer(client, pending(opened), text="first words")
+    assert said(opened) == ["first words"]
+
+
+@pytest.mark.django_db
+def test_a_built_in_agent_still_waits_for_the_person_to_write(client, alice):
+    Agent.objects.create(slug="tester", name="Tester", kind="schema-tester", builtin=True)
+    client.force_login(alice)
+    response = client.post("/agents/tester/new")
+    opened = Conversation.objects.get(pk=response.url.split("/")[2])
+    assert not opened.turns.exists()
+    assert "Say something to Tester to start." in client.get(response.url).content.decode()
 
 
 def test_the_tools_card_comes_first_and_a_picked_tool_asks_for_its_arguments(client, conversation):
