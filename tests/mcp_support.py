@@ -7,6 +7,7 @@ from pathlib import Path
 from tests.live_server import BASE_DIR, free_port, wait_for
 
 TEST_SERVER = BASE_DIR / "tests" / "mcp_test_server.py"
+BROKEN_SERVER = BASE_DIR / "tests" / "mcp_broken_server.py"
 
 
 def stdio_servers_file(directory: Path, *, protocol: str = "auto", extra: str = "") -> Path:
@@ -20,6 +21,18 @@ def stdio_servers_file(directory: Path, *, protocol: str = "auto", extra: str = 
         f"args = [{str(TEST_SERVER)!r}]\n"
         'env = ["MCP_TEST_LOG"]\n'
         f'protocol = "{protocol}"\n' + extra
+    )
+    return path
+
+
+def broken_servers_file(directory: Path, *mode: str, protocol: str = "auto") -> Path:
+    """Write a servers file naming a server that gets MCP wrong (in `mode`) as `test`."""
+    path = directory / "mcp_servers.toml"
+    args = ", ".join(repr(str(arg)) for arg in (BROKEN_SERVER, *mode))
+    path.write_text(
+        f'[servers.test]\ntitle = "Test server"\ntransport = "stdio"\n'
+        f"command = {str(sys.executable)!r}\nargs = [{args}]\n"
+        f'protocol = "{protocol}"\ntimeout_seconds = 3\n'
     )
     return path
 

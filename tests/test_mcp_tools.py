@@ -1,15 +1,12 @@
 """Calling a real MCP server's tools from the chat (the SDK-built test server over stdio):
 the tools card, argument forms, direct calls, and every kind of result."""
 
-import sys
-
 import pytest
 
 from elicitation.models import Part
 from mcp_bridge.catalog import sync_agents
 from playground.models import Agent, Conversation, Message, Turn
-from tests.live_server import BASE_DIR
-from tests.mcp_support import stdio_servers_file
+from tests.mcp_support import broken_servers_file, stdio_servers_file
 from tests.runtime_helpers import answer, pending, said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -154,17 +151,24 @@ def test_a_server_that_never_answers_is_given_up_on(client, conversation, settin
 
 
 def test_a_server_speaking_garbage_gets_a_clear_error(client, conversation, settings, tmp_path):
-    path = tmp_path / "broken.toml"
-    path.write_text(
-        f'[servers.test]\ntitle = "Test server"\ntransport = "stdio"\n'
-        f'command = "{sys.executable}"\n'
-        f'args = ["{BASE_DIR / "tests" / "mcp_broken_server.py"}"]\ntimeout_seconds = 3\n'
-    )
-    settings.MCP_SERVERS_FILE = str(path)
+    settings.MCP_SERVERS_FILE = str(broken_servers_file(tmp_path))
     send(client, conversation, "echo")
     [error] = errors(conversation)
     assert error.startswith("Test server did not answer within 3 seconds")
     assert Turn.objects.get().status == Turn.Status.DONE
+
+
+def test_a_server_on_an_unsupported_protocol_version_says_so_when_the_chat_opens(
+    client, conversation, settings, tmp_path
+):
+    settings.MCP_SERVERS_FILE = str(broken_servers_file(tmp_path, "old-protocol"))
+    page = client.post("/agents/mcp-test/new", follow=True).content.decode()
+    [error] = errors(Conversation.objects.latest("pk"))
+    assert error == (
+        "Test server speaks MCP protocol version 2023-01-01, which this playground does not "
+        "(it speaks 2024-11-05 to 2026-07-28): update the server or its MCP SDK."
+    )
+    assert "Test server speaks MCP protocol version 2023-01-01" in page
 
 
 def test_a_tool_that_takes_a_secret_is_not_offered_a_form(client, conversation):
