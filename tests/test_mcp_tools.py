@@ -4,9 +4,8 @@ the tools card, argument forms, direct calls, and every kind of result."""
 import pytest
 
 from elicitation.models import Part
-from mcp_bridge.catalog import sync_agents
 from playground.models import Agent, Conversation, Message, Turn
-from tests.mcp_support import broken_servers_file, stdio_servers_file
+from tests.mcp_support import broken_servers_file, chat_with, stdio_servers_file
 from tests.runtime_helpers import answer, pending, said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -14,10 +13,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def conversation(settings, tmp_path, client, alice):
-    settings.MCP_SERVERS_FILE = str(stdio_servers_file(tmp_path))
-    [agent] = sync_agents()
-    client.force_login(alice)
-    return Conversation.objects.create(owner=alice, agent=agent)
+    return chat_with(settings, client, alice, stdio_servers_file(tmp_path))
 
 
 def errors(conversation) -> list[str]:
