@@ -37,6 +37,7 @@ def available_to(agent_row, user) -> bool:
     description="Calls an MCP server's tools.",
     listed=False,
     available_to=available_to,
+    opens_conversation=True,  # the tools card is there before the person writes
 )
 async def mcp_server(ctx: TurnContext, message: str) -> None:
     try:

@@ -10,6 +10,8 @@ from mcp import Client, StdioServerParameters
 from mcp.client.session import ElicitationFnT, MessageHandlerFnT
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
+from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
+from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
 from mcp_bridge.servers import ServerConfig
 
@@ -71,12 +73,25 @@ def describe_error(server: ServerConfig, error: BaseException) -> str:
     if isinstance(cause, MCPError) and "timed out" in cause.message:
         return f"{timed_out(server)[:-1]} ({cause.message})."
     if isinstance(cause, RuntimeError) and "protocol version" in str(cause):
-        return f"{name} speaks a protocol version this playground does not: {cause}."
+        # The SDK ends its message with the version the server answered initialize with.
+        return unsupported_version(name, [str(cause).rpartition(": ")[2]])
+    if isinstance(cause, MCPError) and cause.code == UNSUPPORTED_PROTOCOL_VERSION:
+        data = cause.data if isinstance(cause.data, dict) else {}
+        return unsupported_version(name, [str(v) for v in data.get("supported") or []])
     if isinstance(cause, MCPError) and cause.message == "Connection closed":
         return f"{name} closed the connection (the server stopped or crashed)."
     if isinstance(cause, MCPError):
         return f"{name} returned an error: {cause.message} (code {cause.code})."
     return f"{name} failed: {type(cause).__name__}: {cause}"[:500]
+
+
+def unsupported_version(name: str, spoken: list[str]) -> str:
+    theirs = " or ".join(spoken) or "(not named)"
+    ours = f"{KNOWN_PROTOCOL_VERSIONS[0]} to {KNOWN_PROTOCOL_VERSIONS[-1]}"
+    return (
+        f"{name} speaks MCP protocol version {theirs}, which this playground does not "
+        f"(it speaks {ours}): update the server or its MCP SDK."
+    )
 
 
 def timed_out(server: ServerConfig) -> str:

@@ -21,6 +21,9 @@ class AgentSpec:
     listed: bool = True
     # (agent row, user) -> whether this person may chat with it; None: everyone who sees it.
     available_to: Callable[[Any, Any], bool] | None = None
+    # Speaks first: a new conversation starts with a turn that has no message from the person
+    # (an MCP server shows its tools before anyone writes).
+    opens_conversation: bool = False
 
 
 REGISTRY: dict[str, AgentSpec] = {}
@@ -33,6 +36,7 @@ def agent(
     description: str = "",
     listed: bool = True,
     available_to: Callable[[Any, Any], bool] | None = None,
+    opens_conversation: bool = False,
 ):
     """Register an agent implementation under a slug."""
 
@@ -40,7 +44,9 @@ def agent(
         run = obj().run if inspect.isclass(obj) else obj
         if not inspect.iscoroutinefunction(run):
             raise TypeError(f"agent {slug!r} must be an async function or have an async run()")
-        REGISTRY[slug] = AgentSpec(slug, name, description, run, listed, available_to)
+        REGISTRY[slug] = AgentSpec(
+            slug, name, description, run, listed, available_to, opens_conversation
+        )
         return obj
 
     return register

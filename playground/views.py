@@ -112,6 +112,10 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 def start_conversation(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     agent = get_object_or_404(agents_for(request.user), slug=slug)
     conversation = Conversation.objects.create(owner=request.user, agent=agent)
+    spec = REGISTRY.get(agent.kind)
+    if spec is not None and spec.opens_conversation:
+        # Queued like a message's turn, so the page (and every reload) shows what it says.
+        add_turn(conversation, "")
     return redirect(conversation)
 
 

@@ -4,9 +4,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from mcp_bridge.catalog import sync_agents
+from playground.models import Conversation
 from tests.live_server import BASE_DIR, free_port, wait_for
 
 TEST_SERVER = BASE_DIR / "tests" / "mcp_test_server.py"
+BROKEN_SERVER = BASE_DIR / "tests" / "mcp_broken_server.py"
 
 
 def stdio_servers_file(directory: Path, *, protocol: str = "auto", extra: str = "") -> Path:
@@ -24,13 +27,35 @@ def stdio_servers_file(directory: Path, *, protocol: str = "auto", extra: str = 
     return path
 
 
-def http_servers_file(directory: Path, url: str, *, protocol: str = "auto") -> Path:
+def broken_servers_file(directory: Path, *mode: str, protocol: str = "auto") -> Path:
+    """Write a servers file naming a server that gets MCP wrong (in `mode`) as `test`."""
+    path = directory / "mcp_servers.toml"
+    args = ", ".join(repr(str(arg)) for arg in (BROKEN_SERVER, *mode))
+    path.write_text(
+        f'[servers.test]\ntitle = "Test server"\ntransport = "stdio"\n'
+        f"command = {str(sys.executable)!r}\nargs = [{args}]\n"
+        f'protocol = "{protocol}"\ntimeout_seconds = 3\n'
+    )
+    return path
+
+
+def http_servers_file(
+    directory: Path, url: str, *, protocol: str = "auto", extra: str = ""
+) -> Path:
     path = directory / "mcp_servers.toml"
     path.write_text(
         f'[servers.test]\ntitle = "Test server"\ntransport = "http"\nurl = "{url}"\n'
-        f'protocol = "{protocol}"\n'
+        f'protocol = "{protocol}"\n' + extra
     )
     return path
+
+
+def chat_with(settings, client, person, path: Path) -> Conversation:
+    """Use the servers file at `path` and return a new chat of `person` with its one server."""
+    settings.MCP_SERVERS_FILE = str(path)
+    [agent] = sync_agents()
+    client.force_login(person)
+    return Conversation.objects.create(owner=person, agent=agent)
 
 
 class HttpTestServer:

@@ -6,6 +6,7 @@ test can see how many times the tool really ran to the end.
 """
 
 import datetime
+import hashlib
 import os
 import sys
 import threading
@@ -201,6 +202,16 @@ async def forever() -> str:
 def connect_database(host: str, password: str) -> str:
     """Take a password as an argument (which the chat must not collect)."""
     return f"Connected to {host}."
+
+
+@server.tool()
+def authorization(ctx: Context) -> str:
+    """Say which Authorization header the request came with, as a digest (over HTTP)."""
+    header = (ctx.headers or {}).get("authorization")
+    if header is None:
+        return "Authorization: none"
+    # Only a digest: the result is stored in the chat, and the header is a secret.
+    return "Authorization: sha256 " + hashlib.sha256(header.encode()).hexdigest()
 
 
 @server.tool()

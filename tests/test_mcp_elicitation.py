@@ -6,9 +6,8 @@ import json
 import pytest
 
 from elicitation.models import Part
-from mcp_bridge.catalog import sync_agents
-from playground.models import Conversation, Turn
-from tests.mcp_support import HttpTestServer, http_servers_file, stdio_servers_file
+from playground.models import Turn
+from tests.mcp_support import HttpTestServer, chat_with, http_servers_file, stdio_servers_file
 from tests.runtime_helpers import answer, pending, said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -31,13 +30,6 @@ def completions(tmp_path, monkeypatch):
     log = tmp_path / "completions.log"
     monkeypatch.setenv("MCP_TEST_LOG", str(log))
     return lambda: log.read_text().count("profile") if log.exists() else 0
-
-
-def chat_with(settings, client, alice, path) -> Conversation:
-    settings.MCP_SERVERS_FILE = str(path)
-    [agent] = sync_agents()
-    client.force_login(alice)
-    return Conversation.objects.create(owner=alice, agent=agent)
 
 
 @pytest.fixture

@@ -69,10 +69,14 @@ def ask(server: LiveServer, agent: str, text: str) -> tuple[LiveClient, int]:
 
 
 def question(server: LiveServer, conversation_id: int, state: str = "pending") -> int:
+    """Return the newest question asked after the person's message (not the opening turn's
+    tool picker, which stays pending when a tool is called by name)."""
+
     def find():
         rows = server.query(
-            "SELECT id FROM elicitation_part WHERE conversation_id = ? AND state = ? "
-            "AND render_kind = 'elicitation'",
+            "SELECT p.id FROM elicitation_part p JOIN playground_turn t ON p.turn_id = t.id "
+            "WHERE p.conversation_id = ? AND p.state = ? AND p.render_kind = 'elicitation' "
+            "AND t.text <> '' ORDER BY p.id DESC",
             (conversation_id, state),
         )
         return rows[0][0] if rows else None

@@ -10,6 +10,7 @@ from django.core.management.base import CommandError
 from mcp_bridge import servers
 from mcp_bridge.catalog import sync_agents
 from playground.models import Agent
+from tests.mcp_support import broken_servers_file
 
 
 def load(tmp_path, text: str) -> dict[str, servers.ServerConfig]:
@@ -109,6 +110,30 @@ def test_mcp_check_names_what_is_wrong_with_each_server(settings, tmp_path):
     assert "gone: Could not start gone: command not found: no-such-mcp-server." in out.getvalue()
     assert "closed: Could not connect to closed at http://127.0.0.1:9/mcp" in out.getvalue()
     assert "command not found" in Agent.objects.get(slug="mcp-gone").config["status"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("mode", "protocol", "spoken"),
+    [
+        ("old-protocol", "auto", "2023-01-01"),  # initialize answered with an older version
+        ("old-protocol", "legacy", "2023-01-01"),
+        ("future-protocol", "auto", "2099-01-01"),  # -32022 naming only a newer version
+    ],
+)
+def test_mcp_check_names_the_protocol_version_a_server_speaks(
+    settings, tmp_path, mode, protocol, spoken
+):
+    settings.MCP_SERVERS_FILE = str(broken_servers_file(tmp_path, mode, protocol=protocol))
+    out = io.StringIO()
+    with pytest.raises(CommandError, match="1 of 1 server"):
+        call_command("mcp_check", stdout=out)
+    said = (
+        f"test: Test server speaks MCP protocol version {spoken}, which this playground does "
+        "not (it speaks 2024-11-05 to 2026-07-28): update the server or its MCP SDK."
+    )
+    assert said in out.getvalue()
+    assert Agent.objects.get(slug="mcp-test").config["status"] == said.removeprefix("test: ")
 
 
 @pytest.mark.django_db

@@ -1,15 +1,11 @@
 """Calling a real MCP server's tools from the chat (the SDK-built test server over stdio):
 the tools card, argument forms, direct calls, and every kind of result."""
 
-import sys
-
 import pytest
 
 from elicitation.models import Part
-from mcp_bridge.catalog import sync_agents
-from playground.models import Conversation, Message, Turn
-from tests.live_server import BASE_DIR
-from tests.mcp_support import stdio_servers_file
+from playground.models import Agent, Conversation, Message, Turn
+from tests.mcp_support import broken_servers_file, chat_with, stdio_servers_file
 from tests.runtime_helpers import answer, pending, said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -17,10 +13,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def conversation(settings, tmp_path, client, alice):
-    settings.MCP_SERVERS_FILE = str(stdio_servers_file(tmp_path))
-    [agent] = sync_agents()
-    client.force_login(alice)
-    return Conversation.objects.create(owner=alice, agent=agent)
+    return chat_with(settings, client, alice, stdio_servers_file(tmp_path))
 
 
 def errors(conversation) -> list[str]:
@@ -38,6 +31,34 @@ def test_typing_a_tool_name_and_json_calls_it(client, conversation):
     assert said(conversation) == ["hello there"]
     assert cards(conversation) == []  # the SDK's {"result": text} repeats the text
     assert Turn.objects.get().status == Turn.Status.DONE
+
+
+def test_a_new_conversation_opens_with_the_tools_card_before_the_person_writes(
+    client, conversation
+):
+    response = client.post("/agents/mcp-test/new")
+    opened = Conversation.objects.get(pk=response.url.split("/")[2])
+    [turn] = opened.turns.all()
+    assert turn.text == "" and turn.status == Turn.Status.WAITING  # waiting for a tool pick
+    assert [card["title"] for card in cards(opened)] == ["Tools of Test server"]
+    assert pending(opened).message == "Which tool of Test server should I call?"
+    for _ in range(2):  # on first load and after a reload, from the database
+        page = client.get(response.url).content.decode()
+        assert "Tools of Test server" in page and "Which tool of Test server" in page
+        assert "You said:" not in page
+    answer(client, pending(opened), tool="echo")
+    answer(client, pending(opened), text="first words")
+    assert said(opened) == ["first words"]
+
+
+@pytest.mark.django_db
+def test_a_built_in_agent_still_waits_for_the_person_to_write(client, alice):
+    Agent.objects.create(slug="tester", name="Tester", kind="schema-tester", builtin=True)
+    client.force_login(alice)
+    response = client.post("/agents/tester/new")
+    opened = Conversation.objects.get(pk=response.url.split("/")[2])
+    assert not opened.turns.exists()
+    assert "Say something to Tester to start." in client.get(response.url).content.decode()
 
 
 def test_the_tools_card_comes_first_and_a_picked_tool_asks_for_its_arguments(client, conversation):
@@ -126,17 +147,24 @@ def test_a_server_that_never_answers_is_given_up_on(client, conversation, settin
 
 
 def test_a_server_speaking_garbage_gets_a_clear_error(client, conversation, settings, tmp_path):
-    path = tmp_path / "broken.toml"
-    path.write_text(
-        f'[servers.test]\ntitle = "Test server"\ntransport = "stdio"\n'
-        f'command = "{sys.executable}"\n'
-        f'args = ["{BASE_DIR / "tests" / "mcp_broken_server.py"}"]\ntimeout_seconds = 3\n'
-    )
-    settings.MCP_SERVERS_FILE = str(path)
+    settings.MCP_SERVERS_FILE = str(broken_servers_file(tmp_path))
     send(client, conversation, "echo")
     [error] = errors(conversation)
     assert error.startswith("Test server did not answer within 3 seconds")
     assert Turn.objects.get().status == Turn.Status.DONE
+
+
+def test_a_server_on_an_unsupported_protocol_version_says_so_when_the_chat_opens(
+    client, conversation, settings, tmp_path
+):
+    settings.MCP_SERVERS_FILE = str(broken_servers_file(tmp_path, "old-protocol"))
+    page = client.post("/agents/mcp-test/new", follow=True).content.decode()
+    [error] = errors(Conversation.objects.latest("pk"))
+    assert error == (
+        "Test server speaks MCP protocol version 2023-01-01, which this playground does not "
+        "(it speaks 2024-11-05 to 2026-07-28): update the server or its MCP SDK."
+    )
+    assert "Test server speaks MCP protocol version 2023-01-01" in page
 
 
 def test_a_tool_that_takes_a_secret_is_not_offered_a_form(client, conversation):

@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from tests.browser.axe import serious_findings
-from tests.browser.chat import ARTIFACTS, open_chat, screenshot, send
+from tests.browser.chat import ARTIFACTS, open_chat, screenshot, send, socket_open
 from tests.live_server import LiveServer
 from tests.mcp_support import TEST_SERVER
 
@@ -33,9 +33,16 @@ def live_server(tmp_path_factory, prepared_database):
 
 def test_a_tool_is_picked_its_arguments_filled_and_its_question_answered(page, live_server):
     open_chat(page, live_server, "Test server")
-    send(page, "hi")
+    # The server speaks first: its tools and the question which one, before anyone writes.
     page.locator(".display-card", has_text="Tools of Test server").wait_for()
-    pick = page.locator("article.part--pending")
+    pick = page.locator("article.part--pending", has_text="Which tool of Test server")
+    pick.wait_for()
+    assert page.locator(".bubble.person").count() == 0
+    screenshot(page, "mcp-opening")
+    page.reload()
+    socket_open(page)
+    pick.wait_for()
+    assert page.locator(".display-card", has_text="Tools of Test server").count() == 1
     pick.get_by_label("Tool").select_option("profile")
     pick.get_by_role("button", name="Submit").click()
 
