@@ -1,9 +1,12 @@
-"""The bench agent: one typed question per turn, then a reply that quotes the answer."""
+"""The bench agents: one typed question per turn (then a reply that quotes the answer), or
+one bare push (push_latency's baseline), or one slow step."""
 
 import asyncio
+import time
 
 from playground.agents import agent
 from playground.builtin_agents.deploy_assistant import ENVIRONMENTS
+from playground.push import push_html
 
 # The Deploy assistant's first question: a realistic select plus a text field.
 QUESTION = ENVIRONMENTS
@@ -11,6 +14,14 @@ QUESTION = ENVIRONMENTS
 
 @agent("bench-ask", name="Bench: one question", description="Asks one question per message.")
 async def bench_ask(ctx, message: str) -> None:
+    if message.startswith("bare "):
+        # What a question's push is read against: a bare push of the same size from the same
+        # place (in the run, on the runner's loop, through the same layer), stamped when sent.
+        # The turn then ends and pushes its status, as a question's turn parks and pushes it.
+        size = int(message.split()[1])
+        stamp = f'<template data-bench-sent="{time.time():.6f}">'
+        await push_html(ctx.conversation.pk, stamp.ljust(size, "x") + "</template>")
+        return
     answer = await ctx.elicit(f"Question {message}: which environment?", QUESTION)
     await ctx.say(f"Reply {message}: {answer.content.get('environment', answer.action)}.")
 

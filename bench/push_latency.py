@@ -1,19 +1,23 @@
 """push_latency: from `ctx.elicit` creating a part to its form arriving at an open websocket.
 
 Each question is one turn of the bench agent (POST a message, the run asks). Its latency is
-the websocket arrival time minus the part's `created_at`. The baseline, measured right after
-each question so both see the same machine, but once its run has stopped to wait (so it does
-not also pay for the run's last writes): a bare `group_send` of a fragment of the same size
-through the same channel layer (`/ws/bench/echo/`), from the send to the arrival.
+the websocket arrival time minus the part's `created_at` (stamped in the INSERT). The
+baseline, one turn before each question in the same conversation: the run pushes a bare
+fragment of the question's size through the same layer, from the same process (a worker's
+push crosses Redis like its questions), then ends and pushes its status line, as a question's
+turn parks and pushes it; from the send to the arrival. What is left between the two is what
+`ctx.elicit` adds to a push: saving the question and rendering its form.
 Target: elicit median / baseline median <= 1.5.
 """
 
 import asyncio
+import re
 
-from bench.client import PENDING_PART, Person, echo_seconds, open_echo, summary
+from bench.client import PENDING_PART, Person, summary
 from bench.runner import bench_main
 
 PER_CONVERSATION = 50
+BARE = re.compile(r'data-bench-sent="([\d.]+)"')
 
 
 async def measure(stack, questions: int) -> dict:
@@ -22,20 +26,23 @@ async def measure(stack, questions: int) -> dict:
     arrivals: dict[int, float] = {}
     baseline: list[float] = []
     sizes: list[int] = []
+    size = 2800  # about a question's fragment; the first question's size is used after it
     async with Person.logged_in(stack) as person:
-        echo = await open_echo(person)
         for start in range(0, questions, PER_CONVERSATION):
             conversation = await person.start_conversation()
             async with person.tab(conversation) as tab:
-                for number in range(start, min(questions, start + PER_CONVERSATION)):
-                    await person.post(f"/c/{conversation}/send", {"text": f"q{number}"})
+                for asked in range(min(questions - start, PER_CONVERSATION)):
+                    await person.post(f"/c/{conversation}/send", {"text": f"bare {size}"})
+                    arrived, fragment = await tab.wait_for(BARE)
+                    baseline.append(arrived - float(BARE.search(fragment).group(1)))
+                    await tab.wait_for(f'id="status"[^>]*data-state="idle-{asked}"')
+
+                    await person.post(f"/c/{conversation}/send", {"text": f"q{start + asked}"})
                     arrived, fragment = await tab.wait_for(PENDING_PART)
                     arrivals[int(PENDING_PART.search(fragment).group(1))] = arrived
-                    sizes.append(len(fragment))
-                    # The baseline on a quiet server: once the run has stopped to wait.
-                    await tab.wait_for(f'id="status"[^>]*data-state="idle-{number - start + 1}"')
-                    baseline.append(await echo_seconds(echo, len(fragment)))
-        await echo.close()
+                    size = len(fragment)
+                    sizes.append(size)
+                    await tab.wait_for(f'id="status"[^>]*data-state="idle-{asked + 1}"')
     rows = Part.objects.filter(pk__in=arrivals).values_list("pk", "created_at")
     created = {pk: stamp.timestamp() async for pk, stamp in rows}
     elicit = [arrivals[pk] - created[pk] for pk in arrivals]
