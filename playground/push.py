@@ -2,11 +2,10 @@
 
 import logging
 
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from playground import fragments, server_loop
-from playground.models import Turn
 
 logger = logging.getLogger(__name__)
 
@@ -31,12 +30,6 @@ def push_html_soon(conversation_id: int, html: str) -> None:
     """Push from synchronous code (views, commit hooks): hand it to the server loop if any."""
     if not server_loop.submit(push_html(conversation_id, html)):
         async_to_sync(push_html)(conversation_id, html)
-
-
-async def push_status(turn: Turn, *, working: bool | None = None) -> None:
-    """Push the conversation's status line (working, questions waiting) as a run changes."""
-    html = await sync_to_async(fragments.render_status)(turn.conversation, working=working)
-    await push_html(turn.conversation_id, html)
 
 
 def on_part_settled(sender, part, html: str, **kwargs) -> None:

@@ -121,13 +121,9 @@ class TurnContext:
 
     async def _emit(self, role: str, text: str) -> None:
         index = self._next_call()
-        message, created = await Message.objects.aget_or_create(
-            turn=self.turn, call_index=index, defaults={"role": role, "text": str(text)}
-        )
-        if created:
-            await push_html(
-                self.conversation.pk, await sync_to_async(fragments.render_message)(message)
-            )
+        html = await sync_to_async(_save_and_render_message)(self.turn, index, role, str(text))
+        if html is not None:
+            await push_html(self.conversation.pk, html)
 
     async def step(self, name: str, fn, *args: Any) -> Any:
         """Run a side-effecting step once per turn and record its JSON result for replays."""
@@ -282,6 +278,15 @@ def _save_and_render(part: Part) -> str | None:
     except IntegrityError:
         return None
     return fragments.render_new_part(part)
+
+
+def _save_and_render_message(turn: Turn, index: int, role: str, text: str) -> str | None:
+    """Save a message of the turn and return its fragment, in one hop off the event loop;
+    return None if a replay finds it already said."""
+    message, created = Message.objects.get_or_create(
+        turn=turn, call_index=index, defaults={"role": role, "text": text}
+    )
+    return fragments.render_message(message) if created else None
 
 
 def offered_actions(allowed_actions: list[str] | None) -> list[str]:

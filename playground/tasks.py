@@ -17,10 +17,10 @@ from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
 
-from playground import server_loop
+from playground import fragments, server_loop
 from playground.agents import get_agent_spec
 from playground.models import Turn
-from playground.push import push_status
+from playground.push import push_html
 from playground.runtime import Suspended, TurnContext
 
 logger = logging.getLogger(__name__)
@@ -68,19 +68,26 @@ async def execute_turn(turn_id: int) -> None:
 
 async def run_claimed(turn_id: int, token: str) -> None:
     """Run a claimed turn until it is done, failed or waiting for the person."""
-    # The owner's zone comes along: every part the run shows is rendered in it.
-    turn = await Turn.objects.select_related(
-        "conversation__agent", "conversation__owner__time_zone"
-    ).aget(pk=turn_id)
-    await push_status(turn, working=True)
+    turn, working = await sync_to_async(_load_and_render_working)(turn_id)
+    await push_html(turn.conversation_id, working)
     heartbeat = asyncio.create_task(_heartbeat(turn_id, token))
     try:
-        while await _replay(turn, token) == "waiting":
+        while (outcome := await _replay(turn, token)) == "waiting":
             if await sync_to_async(_park)(turn_id, token):
                 break
     finally:
         heartbeat.cancel()
-    await push_status(turn)
+    status = await sync_to_async(_finish)(turn, token, done=outcome == "done")
+    await push_html(turn.conversation_id, status)
+
+
+def _load_and_render_working(turn_id: int) -> tuple[Turn, str]:
+    """Return the turn and the status line saying the agent works, in one hop off the loop."""
+    # The owner's zone comes along: every part the run shows is rendered in it.
+    turn = Turn.objects.select_related("conversation__agent", "conversation__owner__time_zone").get(
+        pk=turn_id
+    )
+    return turn, fragments.render_status(turn.conversation, working=True)
 
 
 async def _replay(turn: Turn, token: str) -> str:
@@ -99,8 +106,15 @@ async def _replay(turn: Turn, token: str) -> str:
         )
         await ctx.report_error(summary)
         return "failed"
-    await Turn.objects.filter(pk=turn_id, run_token=token).aupdate(status=Turn.Status.DONE)
-    return "done"
+    return "done"  # marked by _finish, in the hop that renders the status line
+
+
+def _finish(turn: Turn, token: str, *, done: bool) -> str:
+    """Return the status line as the run ends, marking the turn done first if it is: one hop
+    off the event loop for both."""
+    if done:
+        Turn.objects.filter(pk=turn.pk, run_token=token).update(status=Turn.Status.DONE)
+    return fragments.render_status(turn.conversation)
 
 
 def _park(turn_id: int, token: str) -> bool:
