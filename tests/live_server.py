@@ -31,7 +31,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wait_for(condition, timeout: float = 15.0, interval: float = 0.05, message: str = ""):
+def wait_for(condition, timeout: float = 30.0, interval: float = 0.05, message: str = ""):
     """Poll `condition` until it returns something truthy; fail after `timeout` seconds."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -42,7 +42,7 @@ def ask_to_open(page, server: LiveServer):
     )
     # The shell prints what it imported first; the id is the last line.
     conversation = server.manage("shell", "-c", NEW_CONVERSATION).split()[-1]
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(30_000)  # four test modules run at once
     page.goto(f"{server.url}/c/{conversation}/")
     socket_open(page)
     send(page, GITHUB_SIGN_IN)
