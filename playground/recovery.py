@@ -1,11 +1,10 @@
 """Pick up the turns a crash left behind. One routine for both modes.
 
-The embedded server runs `sweep(at_startup=True)` when it starts (it is the only runner, so
-every turn marked running was interrupted) and `sweep()` every RECOVERY_SWEEP_SECONDS, like
-each `agent_worker` in scale-out. Queued turns need no recovery: the Turn table is the queue,
-and a runner claims them whoever queued them. Every change is a conditional UPDATE or goes
-through `tasks.mark_for_resume` (which locks the turn), so sweeps running at once pick each
-turn up once.
+Every runner runs `start_up()` once when it starts (the embedded server with `only_runner`:
+every turn still marked running was interrupted) and `sweep()` every RECOVERY_SWEEP_SECONDS.
+Queued turns need no recovery: the Turn table is the queue, and a runner claims them whoever
+queued them. Every change is a conditional UPDATE or goes through `tasks.mark_for_resume`
+(which locks the turn), so passes running at once pick each turn up once.
 """
 
 import logging
@@ -22,18 +21,30 @@ from playground.tasks import mark_for_resume
 logger = logging.getLogger(__name__)
 
 
-def sweep(*, at_startup: bool = False) -> dict[str, list[int]]:
-    """Run one recovery pass; return the ids of the turns it picked up, by reason."""
+def start_up(*, only_runner: bool = False) -> dict[str, list[int]]:
+    """Run the recovery pass of a runner that starts; return the turns it picked up, by reason.
+
+    Answered turns left waiting are looked for here only: settling a question queues its turn
+    in the same transaction, so only older versions (or hand-edited data) leave one behind,
+    and looking at every waiting turn every few seconds made waiting questions cost idle CPU
+    (1 % of a core with 10,000 of them, bench/waiting_cost.py).
+    """
     return {
-        "interrupted": _requeue_interrupted_turns(at_startup),
+        "interrupted": _requeue_interrupted_turns(every_running=only_runner),
         "answered": _resume_answered_turns(),
     }
 
 
-def _requeue_interrupted_turns(at_startup: bool) -> list[int]:
-    """Queue again the running turns whose runner died (its heartbeat went stale)."""
+def sweep() -> dict[str, list[int]]:
+    """Run one periodic recovery pass: turns whose runner died are queued again."""
+    return {"interrupted": _requeue_interrupted_turns(every_running=False)}
+
+
+def _requeue_interrupted_turns(*, every_running: bool) -> list[int]:
+    """Queue again the running turns whose runner died (its heartbeat went stale), or every
+    running turn when the caller is the only runner and has just started."""
     running = Turn.objects.filter(status=Turn.Status.RUNNING)
-    if not at_startup:
+    if not every_running:
         stale_after = timedelta(seconds=settings.RUN_STALE_AFTER_SECONDS)
         running = running.filter(heartbeat_at__lt=timezone.now() - stale_after)
     requeued = []

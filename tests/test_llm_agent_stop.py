@@ -44,7 +44,7 @@ def test_stop_ends_a_streaming_reply_and_recovery_leaves_it_alone(client, fake, 
     turn.refresh_from_db()
     assert turn.status == Turn.Status.STOPPED
     assert said(conversation) == []  # no error message: the person stopped it
-    assert recovery.sweep(at_startup=True) == {"interrupted": [], "answered": []}
+    assert recovery.start_up(only_runner=True) == {"interrupted": [], "answered": []}
     page = client.get(f"/c/{conversation.pk}/").content.decode()
     assert "Once" in page and "You stopped this reply." in page
     # The person can send again, and the next turn runs.

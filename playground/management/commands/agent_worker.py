@@ -8,6 +8,7 @@ turns --grace seconds to finish, and leaves the rest queued for another worker.
 import asyncio
 import signal
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
@@ -40,6 +41,7 @@ class Command(BaseCommand):
         asyncio.run(self._work(concurrency, interval, grace))
 
     async def _work(self, concurrency: int, interval: float, grace: float) -> None:
+        await sync_to_async(recovery.start_up)()  # other workers may run: only stale turns
         runner = TurnRunner(
             concurrency=concurrency,
             poll_seconds=interval,
