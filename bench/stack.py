@@ -21,7 +21,6 @@ import uuid
 from pathlib import Path
 
 import psutil
-from django.conf import settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 POSTGRES_URL = os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432")
@@ -114,12 +113,11 @@ class Stack:
         call_command("migrate", verbosity=0)
         User.objects.create_user(USERNAME, password=PASSWORD)  # before seed: no local login
         call_command("seed", stdout=open(os.devnull, "w"))
-        # As the Procfile runs it, pinging quiet websockets as configured.
-        ping = str(settings.WEBSOCKET_PING_SECONDS)
+        # What `make run` serves; in scale-out, the Procfile's web behind deploy/nginx.conf
+        # (pings every WEBSOCKET_PING_SECONDS).
         self.web = self._spawn(
-            "web", "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "--ping-interval",
-            ping, "bench.asgi:application",
-        )  # fmt: skip
+            "web", "manage.py", "serve", "--host", "127.0.0.1", "--port", str(self.port)
+        )
         wait_until(self._answers, 30, "daphne did not start")
         for number in range(self.worker_count):
             worker = self._spawn(f"worker-{number}", "manage.py", "agent_worker", *self.worker_args)

@@ -196,11 +196,12 @@ else:
 API_RATE_LIMIT = os.environ.get("API_RATE_LIMIT", "120/m")
 API_WEBHOOK_ALLOW_PRIVATE = envbool("API_WEBHOOK_ALLOW_PRIVATE", False)
 
-# Seconds a conversation websocket may be quiet before daphne pings it (daphne's default: 20).
-# Each ping and its pong cost the web process CPU per open tab (bench/README.md, idle_sockets):
-# 50 s stays under the 55-60 s after which platform routers (Heroku's) close a quiet
-# connection; behind deploy/nginx.conf (no idle limit) 300 is enough.
-WEBSOCKET_PING_SECONDS = int(os.environ.get("WEBSOCKET_PING_SECONDS", 50))
+# Seconds a conversation websocket may be quiet before the server pings it (daphne's default:
+# 20). Each ping and its pong cost the web process CPU per open tab (bench/README.md,
+# idle_sockets). With no router in between (`make run`) or behind deploy/nginx.conf (a quiet
+# websocket may stay a day) pings only find dead peers: 300 s. The Procfile sets 40 s: platform
+# routers (Heroku's, AWS's) close a connection quiet for 55-60 s.
+WEBSOCKET_PING_SECONDS = int(os.environ.get("WEBSOCKET_PING_SECONDS", 300))
 
 # Where agent turns run. The Turn table is the queue either way: "inprocess" (the default) runs
 # them inside the server process, up to EMBEDDED_CONCURRENCY at once; "database" leaves them
