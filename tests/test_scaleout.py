@@ -219,10 +219,7 @@ def test_the_worker_asks_through_server_a_and_an_answer_posted_to_server_b_resum
         tab.wait_for("Deployed <strong>v2.0.1</strong> to <strong>staging</strong>")
 
     assert tab.count("Deployed <strong>v2.0.1</strong>") == 1
-    [(status,)] = database.query(
-        "SELECT status FROM playground_turn WHERE conversation_id = %s", (conversation,)
-    )
-    assert status == "done"
+    wait_for_turn_done(database, conversation)
     steps = database.query(
         "SELECT s.name FROM playground_step s JOIN playground_turn t ON s.turn_id = t.id "
         "WHERE t.conversation_id = %s",
@@ -247,10 +244,7 @@ def test_a_worker_killed_mid_step_is_replaced_and_the_run_completes_once(stack):
     assert f"worker process {workers[1].process.pid}." in reply
     assert tab.count("Starting the slow step.") == 1
     assert tab.count("Finished the slow step") == 1
-    [(turn_id, status)] = database.query(
-        "SELECT id, status FROM playground_turn WHERE conversation_id = %s", (conversation,)
-    )
-    assert status == "done"
+    turn_id = wait_for_turn_done(database, conversation)
     messages = database.query(
         "SELECT text FROM playground_message WHERE turn_id = %s ORDER BY call_index", (turn_id,)
     )
@@ -263,3 +257,15 @@ def test_a_worker_killed_mid_step_is_replaced_and_the_run_completes_once(stack):
     ]
     # The step was not recorded when the first worker died, so the second ran it again.
     assert started.read_text().split() == [str(workers[0].process.pid), str(workers[1].process.pid)]
+
+
+def wait_for_turn_done(database, conversation: int) -> int:
+    """Return the conversation's one turn once it is done: the run marks it done right after
+    pushing its reply, so a tab may see the reply a moment before."""
+    query = "SELECT id, status FROM playground_turn WHERE conversation_id = %s"
+    wait_for(
+        lambda: database.query(query, (conversation,))[0][1] == "done",
+        message="the run did not mark its turn done",
+    )
+    [(turn_id, _)] = database.query(query, (conversation,))
+    return turn_id
