@@ -64,7 +64,7 @@ class SweepingServer(Server):
     With thousands of idle tabs open, daphne's passes every second were most of what the
     server did while idle (bench/README.md, idle_sockets). Each pass schedules the next call
     itself; in between, these calls only schedule the next one. A quiet socket is pinged
-    between WEBSOCKET_PING_SECONDS and that plus `sweep_seconds` after its last ping.
+    between the ping interval and that plus `sweep_seconds` after its last ping.
     """
 
     def __init__(self, *, sweep_seconds: float, **options):
