@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
 
-from playground import fragments, server_loop
+from playground import fragments, queue_wakeup, server_loop
 from playground.agents import get_agent_spec
 from playground.models import Turn
 from playground.push import push_html
@@ -168,10 +168,12 @@ def on_part_settling(sender, part, **kwargs) -> None:
 def turn_queued(turn_id: int) -> None:
     """After a commit that queued a turn: get it run.
 
-    Scale-out workers poll the queue. Inside the embedded server the runner is woken; with no
-    server at all (management commands, tests driving views) the turn runs here and now.
+    Scale-out workers are woken (or find it at their next poll). Inside the embedded server
+    the runner is woken; with no server at all (management commands, tests driving views) the
+    turn runs here and now.
     """
     if settings.TASK_BACKEND == "database":
+        queue_wakeup.notify_workers()
         return
     if not server_loop.call_soon(TurnRunner.wake_embedded):
         async_to_sync(execute_turn)(turn_id)
@@ -275,4 +277,5 @@ def _requeue(claims: list[tuple[int, str]]) -> None:
         Turn.objects.filter(pk=turn_id, run_token=token, status=Turn.Status.RUNNING).update(
             status=Turn.Status.QUEUED, run_token=""
         )
+    queue_wakeup.notify_workers()
     logger.info("left %d turn(s) queued for the next worker", len(claims))

@@ -2,6 +2,7 @@
 turns finish within the grace period and leaves the rest queued for the next worker."""
 
 import signal
+from functools import partial
 
 import pytest
 
@@ -39,6 +40,11 @@ def statuses(database: PostgresDatabase) -> list[str]:
     return [status for (status,) in database.query("SELECT status FROM playground_turn")]
 
 
+def its_turn_waits(database: PostgresDatabase, conversation: int) -> bool:
+    query = "SELECT status FROM playground_turn WHERE conversation_id = %s"
+    return database.query(query, (conversation,)) == [("waiting",)]
+
+
 def test_one_worker_runs_many_turns_at_once_then_stops_and_leaves_the_rest_queued(stack):
     server, database, workdir = stack
     person = Person(server)
@@ -64,3 +70,18 @@ def test_one_worker_runs_many_turns_at_once_then_stops_and_leaves_the_rest_queue
         replacement.stop()
     said = sorted(text for (text,) in database.query("SELECT text FROM playground_message"))
     assert said == [f"Through the gate: turn {number}." for number in range(6)]
+
+
+def test_a_queued_turn_wakes_a_worker_that_would_not_poll_for_a_minute(stack):
+    server, database, workdir = stack
+    env = {**server.env, "RECOVERY_SWEEP_SECONDS": "60"}  # no sweep pass wakes it either
+    worker = Worker(env, workdir / "worker-3.log", "--interval", "60")
+    person = Person(server)
+    try:
+        for number in range(2):  # the second is queued while the worker sits idle
+            conversation = person.start_conversation(server, "deploy-assistant")
+            person.post(server, f"/c/{conversation}/send", {"text": f"Ship {number}"})
+            # The agent asks its first question and the turn waits: seconds, not a minute.
+            wait_for(partial(its_turn_waits, database, conversation), timeout=15)
+    finally:
+        worker.stop()

@@ -62,7 +62,7 @@ class Worker:
         self.log_path = log_path
         with open(log_path, "a") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "manage.py", "agent_worker", "--interval", "0.05", *options],
+                [sys.executable, "manage.py", "agent_worker", *options],
                 cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
             )  # fmt: skip
 

@@ -3,6 +3,10 @@
 Each worker runs up to --concurrency turns on one event loop (agents mostly wait on models,
 HTTP and people, so one process serves many). SIGTERM or SIGINT stops claiming, gives running
 turns --grace seconds to finish, and leaves the rest queued for another worker.
+
+On PostgreSQL the worker LISTENs for the web processes' NOTIFY (playground/queue_wakeup.py):
+queued turns start at once, and the queue is polled every 5 s only in case a notification was
+lost. Elsewhere it polls every 0.25 s.
 """
 
 import asyncio
@@ -12,7 +16,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from playground import recovery
+from playground import queue_wakeup, recovery
 from playground.tasks import TurnRunner
 
 
@@ -24,13 +28,18 @@ class Command(BaseCommand):
             "--concurrency", type=int, default=20, help="Turns run at once (default 20)."
         )
         parser.add_argument(
-            "--interval", type=float, default=0.25, help="Seconds between polls of the queue."
+            "--interval",
+            type=float,
+            help="Seconds between polls of the queue (default: 5 on PostgreSQL, which wakes the "
+            "worker when a turn is queued; 0.25 elsewhere).",
         )
         parser.add_argument(
             "--grace", type=float, default=20.0, help="Seconds running turns get to finish."
         )
 
-    def handle(self, *args, concurrency: int, interval: float, grace: float, **options) -> None:
+    def handle(
+        self, *args, concurrency: int, interval: float | None, grace: float, **options
+    ) -> None:
         if settings.TASK_BACKEND != "database":
             raise CommandError(
                 "agent_worker runs turns queued in the database: set TASK_BACKEND=database "
@@ -38,9 +47,14 @@ class Command(BaseCommand):
             )
         if concurrency < 1:
             raise CommandError("--concurrency must be at least 1.")
-        asyncio.run(self._work(concurrency, interval, grace))
+        listen = queue_wakeup.listen_params() if queue_wakeup.available() else None
+        if interval is None:
+            interval = 0.25 if listen is None else 5.0
+        asyncio.run(self._work(concurrency, interval, grace, listen))
 
-    async def _work(self, concurrency: int, interval: float, grace: float) -> None:
+    async def _work(
+        self, concurrency: int, interval: float, grace: float, listen: dict | None
+    ) -> None:
         await sync_to_async(recovery.start_up)()  # other workers may run: only stale turns
         runner = TurnRunner(
             concurrency=concurrency,
@@ -51,7 +65,10 @@ class Command(BaseCommand):
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, runner.stopping.set)
+        listener = listen and asyncio.create_task(queue_wakeup.listen(runner.wake, listen))
         self.stdout.write(f"agent_worker: running up to {concurrency} turns at once")
         await runner.run()
+        if listener:
+            listener.cancel()
         await runner.drain(grace)
         self.stdout.write("agent_worker: stopped")
