@@ -74,13 +74,16 @@ class Response:
 class TurnContext:
     """What an agent gets for one turn: the person's message and the calls it can make."""
 
-    def __init__(self, turn: Turn):
+    def __init__(self, turn: Turn, parts: dict[int, Part] | None = None):
+        """`parts`: the turn's parts by call index, read as this run started (saves a query
+        per question on replay); None reads each from the database when the agent reaches it."""
         self.turn = turn
         self.conversation = turn.conversation
         self.agent = turn.conversation.agent
         self.user = turn.conversation.owner
         self.message = turn.text
         self._calls = 0
+        self._parts = parts
 
     @property
     def config(self) -> dict:
@@ -176,7 +179,7 @@ class TurnContext:
         """
         key = _approval_key(action or message, details)
         index = self._calls
-        answered_here = await Part.objects.filter(turn=self.turn, call_index=index).aexists()
+        answered_here = await self._recorded_part(index) is not None
         if not answered_here and await _approved_for_conversation(self.conversation.pk, key):
             # Say why nothing is asked (a note takes this call's place, so replays agree).
             await self._emit(Message.Role.NOTE, f"Approved earlier in this conversation: {message}")
@@ -212,7 +215,7 @@ class TurnContext:
         whole-configuration validator (registered by the app that asks).
         """
         index = self._next_call()
-        part = await Part.objects.filter(turn=self.turn, call_index=index).afirst()
+        part = await self._recorded_part(index)
         if part is None:
             actions = offered_actions(allowed_actions)
             if self.turn.surface == Turn.Surface.TEXT and "respond" not in actions:
@@ -242,6 +245,11 @@ class TurnContext:
         if part.resumed_at is None and part.settled_at is not None:
             await Part.objects.filter(pk=part.pk).aupdate(resumed_at=timezone.now())
         return Response.from_part(part)
+
+    async def _recorded_part(self, index: int) -> Part | None:
+        if self._parts is not None:
+            return self._parts.get(index)
+        return await Part.objects.filter(turn=self.turn, call_index=index).afirst()
 
     async def _create_part(
         self, index, kind_name, tool_name, payload, value, actions, intent, call_id, approval_key

@@ -14,9 +14,10 @@ from collections.abc import Callable
 
 from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
+from elicitation.models import Part
 from playground import fragments, queue_wakeup, server_loop
 from playground.agents import get_agent_spec
 from playground.models import Turn
@@ -66,33 +67,57 @@ async def execute_turn(turn_id: int) -> None:
         await run_claimed(turn_id, token)
 
 
+# A run that ends sooner shows its outcome without a flash of "working" first (an answer to
+# a quick agent); a slower one shows the agent working, and the Stop button, from then on.
+WORKING_NOTICE_SECONDS = 0.15
+
+
 async def run_claimed(turn_id: int, token: str) -> None:
     """Run a claimed turn until it is done, failed or waiting for the person."""
-    turn, working = await sync_to_async(_load_and_render_working)(turn_id)
-    await push_html(turn.conversation_id, working)
+    turn, parts = await sync_to_async(_load)(turn_id)
+    notices: list[asyncio.Task] = []
+    timer = asyncio.get_running_loop().call_later(
+        WORKING_NOTICE_SECONDS, lambda: notices.append(asyncio.create_task(_push_working(turn)))
+    )
     heartbeat = asyncio.create_task(_heartbeat(turn_id, token))
     try:
-        while (outcome := await _replay(turn, token)) == "waiting":
+        while (outcome := await _replay(turn, token, parts)) == "waiting":
             if await sync_to_async(_park)(turn_id, token):
                 break
+            parts = None  # an answer came in meanwhile: the replay reads the parts afresh
     finally:
+        timer.cancel()
         heartbeat.cancel()
     status = await sync_to_async(_finish)(turn, token, done=outcome == "done")
+    await asyncio.gather(*notices)  # a "working" line on its way goes out before the outcome
     await push_html(turn.conversation_id, status)
 
 
-def _load_and_render_working(turn_id: int) -> tuple[Turn, str]:
-    """Return the turn and the status line saying the agent works, in one hop off the loop."""
+def _load(turn_id: int) -> tuple[Turn, dict[int, Part]]:
+    """Return the turn and its parts by call index, in one hop off the event loop; the
+    answered parts the run is about to continue past are marked resumed now."""
     # The owner's zone comes along: every part the run shows is rendered in it.
     turn = Turn.objects.select_related("conversation__agent", "conversation__owner__time_zone").get(
         pk=turn_id
     )
-    return turn, fragments.render_status(turn.conversation, working=True)
+    parts = {part.call_index: part for part in Part.objects.filter(turn=turn)}
+    resumed = [part for part in parts.values() if part.settled_at and not part.resumed_at]
+    if resumed:
+        now = timezone.now()
+        Part.objects.filter(pk__in=[part.pk for part in resumed]).update(resumed_at=now)
+        for part in resumed:
+            part.resumed_at = now
+    return turn, parts
 
 
-async def _replay(turn: Turn, token: str) -> str:
+async def _push_working(turn: Turn) -> None:
+    html = await sync_to_async(fragments.render_status)(turn.conversation, working=True)
+    await push_html(turn.conversation_id, html)
+
+
+async def _replay(turn: Turn, token: str, parts: dict[int, Part] | None) -> str:
     turn_id = turn.pk
-    ctx = TurnContext(turn)
+    ctx = TurnContext(turn, parts)
     try:
         spec = get_agent_spec(turn.conversation.agent.kind)
         await spec.run(ctx, turn.text)
@@ -268,7 +293,10 @@ class TurnRunner:
 
 
 def _with_fresh_connection(fn: Callable, *args):
-    close_old_connections()  # a connection the database dropped is replaced, not reused
+    # A connection the database server dropped is replaced, not reused. A SQLite file drops
+    # none, and reopening it each pass (CONN_MAX_AGE is 0) cost more than the claim itself.
+    if connection.vendor != "sqlite":
+        close_old_connections()
     return fn(*args)
 
 
