@@ -71,19 +71,45 @@ class Response:
         )
 
 
+@dataclass
+class Recorded:
+    """What a turn recorded before this replay, read in one go: a replay makes no query per
+    call it passes."""
+
+    parts: dict[int, Part]
+    messages: set[int]
+    steps: dict[int, Any]
+
+    @classmethod
+    def read(cls, turn: Turn) -> "Recorded":
+        """Read the turn's records; the answered parts the run is about to continue past are
+        marked resumed now (synchronous: the caller is off the event loop)."""
+        parts = {part.call_index: part for part in Part.objects.filter(turn=turn).order_by()}
+        resumed = [part for part in parts.values() if part.settled_at and not part.resumed_at]
+        if resumed:
+            now = timezone.now()
+            Part.objects.filter(pk__in=[part.pk for part in resumed]).update(resumed_at=now)
+            for part in resumed:
+                part.resumed_at = now
+        # No ordering: a message's or step's default one joins the turn table.
+        return cls(
+            parts=parts,
+            messages=set(turn.messages.order_by().values_list("call_index", flat=True)),
+            steps=dict(turn.steps.order_by().values_list("call_index", "result")),
+        )
+
+
 class TurnContext:
     """What an agent gets for one turn: the person's message and the calls it can make."""
 
-    def __init__(self, turn: Turn, parts: dict[int, Part] | None = None):
-        """`parts`: the turn's parts by call index, read as this run started (saves a query
-        per question on replay); None reads each from the database when the agent reaches it."""
+    def __init__(self, turn: Turn, recorded: Recorded):
         self.turn = turn
         self.conversation = turn.conversation
         self.agent = turn.conversation.agent
         self.user = turn.conversation.owner
         self.message = turn.text
         self._calls = 0
-        self._parts = parts
+        self._recorded = recorded
 
     @property
     def config(self) -> dict:
@@ -124,6 +150,8 @@ class TurnContext:
 
     async def _emit(self, role: str, text: str) -> None:
         index = self._next_call()
+        if index in self._recorded.messages:
+            return  # said before this replay
         html = await sync_to_async(_save_and_render_message)(self.turn, index, role, str(text))
         if html is not None:
             await push_html(self.conversation.pk, html)
@@ -131,9 +159,8 @@ class TurnContext:
     async def step(self, name: str, fn, *args: Any) -> Any:
         """Run a side-effecting step once per turn and record its JSON result for replays."""
         index = self._next_call()
-        recorded = await Step.objects.filter(turn=self.turn, call_index=index).afirst()
-        if recorded is not None:
-            return recorded.result
+        if index in self._recorded.steps:
+            return self._recorded.steps[index]
         if inspect.iscoroutinefunction(fn):
             result = await fn(*args)
         else:
@@ -179,7 +206,7 @@ class TurnContext:
         """
         key = _approval_key(action or message, details)
         index = self._calls
-        answered_here = await self._recorded_part(index) is not None
+        answered_here = index in self._recorded.parts
         if not answered_here and await _approved_for_conversation(self.conversation.pk, key):
             # Say why nothing is asked (a note takes this call's place, so replays agree).
             await self._emit(Message.Role.NOTE, f"Approved earlier in this conversation: {message}")
@@ -215,7 +242,7 @@ class TurnContext:
         whole-configuration validator (registered by the app that asks).
         """
         index = self._next_call()
-        part = await self._recorded_part(index)
+        part = self._recorded.parts.get(index)
         if part is None:
             actions = offered_actions(allowed_actions)
             if self.turn.surface == Turn.Surface.TEXT and "respond" not in actions:
@@ -245,11 +272,6 @@ class TurnContext:
         if part.resumed_at is None and part.settled_at is not None:
             await Part.objects.filter(pk=part.pk).aupdate(resumed_at=timezone.now())
         return Response.from_part(part)
-
-    async def _recorded_part(self, index: int) -> Part | None:
-        if self._parts is not None:
-            return self._parts.get(index)
-        return await Part.objects.filter(turn=self.turn, call_index=index).afirst()
 
     async def _create_part(
         self, index, kind_name, tool_name, payload, value, actions, intent, call_id, approval_key
@@ -290,11 +312,12 @@ def _save_and_render(part: Part) -> str | None:
 
 def _save_and_render_message(turn: Turn, index: int, role: str, text: str) -> str | None:
     """Save a message of the turn and return its fragment, in one hop off the event loop;
-    return None if a replay finds it already said."""
-    message, created = Message.objects.get_or_create(
-        turn=turn, call_index=index, defaults={"role": role, "text": text}
-    )
-    return fragments.render_message(message) if created else None
+    return None if another run of the turn said it first."""
+    try:
+        message = Message.objects.create(turn=turn, call_index=index, role=role, text=text)
+    except IntegrityError:
+        return None
+    return fragments.render_message(message)
 
 
 def offered_actions(allowed_actions: list[str] | None) -> list[str]:

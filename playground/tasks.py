@@ -17,12 +17,11 @@ from django.conf import settings
 from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
-from elicitation.models import Part
 from playground import fragments, queue_wakeup, server_loop
 from playground.agents import get_agent_spec
 from playground.models import Turn
 from playground.push import push_html
-from playground.runtime import Suspended, TurnContext
+from playground.runtime import Recorded, Suspended, TurnContext
 
 logger = logging.getLogger(__name__)
 
@@ -74,40 +73,34 @@ WORKING_NOTICE_SECONDS = 0.15
 
 async def run_claimed(turn_id: int, token: str) -> None:
     """Run a claimed turn until it is done, failed or waiting for the person."""
-    turn, parts = await sync_to_async(_load)(turn_id)
+    turn, recorded = await sync_to_async(_load)(turn_id)
     notices: list[asyncio.Task] = []
     timer = asyncio.get_running_loop().call_later(
         WORKING_NOTICE_SECONDS, lambda: notices.append(asyncio.create_task(_push_working(turn)))
     )
     heartbeat = asyncio.create_task(_heartbeat(turn_id, token))
     try:
-        while (outcome := await _replay(turn, token, parts)) == "waiting":
+        while (outcome := await _replay(turn, token, recorded)) == "waiting":
             if await sync_to_async(_park)(turn_id, token):
                 break
-            parts = None  # an answer came in meanwhile: the replay reads the parts afresh
+            # An answer came in meanwhile: replay again, past it.
+            recorded = await sync_to_async(Recorded.read)(turn)
     finally:
         timer.cancel()
         heartbeat.cancel()
     status = await sync_to_async(_finish)(turn, token, done=outcome == "done")
-    await asyncio.gather(*notices)  # a "working" line on its way goes out before the outcome
+    # A "working" line on its way goes out before the outcome (a failed one: the outcome shows).
+    await asyncio.gather(*notices, return_exceptions=True)
     await push_html(turn.conversation_id, status)
 
 
-def _load(turn_id: int) -> tuple[Turn, dict[int, Part]]:
-    """Return the turn and its parts by call index, in one hop off the event loop; the
-    answered parts the run is about to continue past are marked resumed now."""
+def _load(turn_id: int) -> tuple[Turn, Recorded]:
+    """Return the turn and what it recorded so far, in one hop off the event loop."""
     # The owner's zone comes along: every part the run shows is rendered in it.
     turn = Turn.objects.select_related("conversation__agent", "conversation__owner__time_zone").get(
         pk=turn_id
     )
-    parts = {part.call_index: part for part in Part.objects.filter(turn=turn)}
-    resumed = [part for part in parts.values() if part.settled_at and not part.resumed_at]
-    if resumed:
-        now = timezone.now()
-        Part.objects.filter(pk__in=[part.pk for part in resumed]).update(resumed_at=now)
-        for part in resumed:
-            part.resumed_at = now
-    return turn, parts
+    return turn, Recorded.read(turn)
 
 
 async def _push_working(turn: Turn) -> None:
@@ -115,9 +108,9 @@ async def _push_working(turn: Turn) -> None:
     await push_html(turn.conversation_id, html)
 
 
-async def _replay(turn: Turn, token: str, parts: dict[int, Part] | None) -> str:
+async def _replay(turn: Turn, token: str, recorded: Recorded) -> str:
     turn_id = turn.pk
-    ctx = TurnContext(turn, parts)
+    ctx = TurnContext(turn, recorded)
     try:
         spec = get_agent_spec(turn.conversation.agent.kind)
         await spec.run(ctx, turn.text)

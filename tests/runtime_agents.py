@@ -1,5 +1,6 @@
 """Agents that exercise the runtime in tests. Live servers import them via AGENT_MODULES."""
 
+import asyncio
 import os
 import signal
 from pathlib import Path
@@ -67,6 +68,16 @@ async def approval(ctx, message: str) -> None:
 class ClassAgent:
     async def run(self, ctx, message: str) -> None:
         await ctx.say(f"class agent heard: {message}")
+
+
+async def _think(seconds: float) -> None:
+    await asyncio.sleep(seconds)  # a model call's wait, as the person sees it
+
+
+@agent("test-thinking", name="Test thinking", listed=False)
+async def thinking(ctx, message: str) -> None:
+    await ctx.step("think", _think, float(message))
+    await ctx.say(f"Thought for {message} s.")
 
 
 def _blocking_step(marker_dir: str) -> str:

@@ -10,7 +10,9 @@ from elicitation.models import Part
 from elicitation.settle import settle_part
 from playground.asgi import application
 from playground.models import Message, Turn
+from playground.tasks import execute_turn
 from tests.conftest import make_conversation, make_question
+from tests.runtime_helpers import start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -107,3 +109,27 @@ async def test_a_reconnecting_tab_is_sent_what_it_missed(alice, conversation):
     assert 'data-state="declined"' in resync and "<strong>Declined</strong>" in resync
     assert 'data-waiting="0"' in resync
     await communicator.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("think", "working_shown"),
+    [("0", False), ("0.5", True)],
+    ids=["a quick reply shows no flash of working", "a slow one shows the agent working"],
+)
+async def test_the_working_line_shows_only_when_a_run_takes_a_while(alice, think, working_shown):
+    conversation = await sync_to_async(start)(alice, "test-thinking")
+    tab = socket(conversation.pk, await sync_to_async(session_cookie)(alice))
+    assert (await tab.connect())[0]
+    await tab.receive_from()  # the resync
+    turn = await Turn.objects.acreate(conversation=conversation, index=0, text=think)
+
+    await execute_turn(turn.pk)
+
+    pushed = []
+    while not await tab.receive_nothing(timeout=0.2):
+        pushed.append(await tab.receive_from())
+    assert f"Thought for {think} s." in pushed[-2]
+    assert 'data-state="idle-0"' in pushed[-1]  # the run's outcome comes last
+    working = ['data-state="working-0"' in html for html in pushed]
+    assert working == ([True] if working_shown else []) + [False, False]
+    await tab.disconnect()
