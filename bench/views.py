@@ -2,8 +2,10 @@
 
 import asyncio
 import gc
+import inspect
 import threading
 import tracemalloc
+from collections import Counter
 
 import psutil
 from django.contrib.admin.models import ADDITION, LogEntry
@@ -34,13 +36,29 @@ def census(request: HttpRequest) -> JsonResponse:
             "rss_mb": psutil.Process().memory_info().rss / 2**20,
             "threads": threading.active_count(),
             "loop_tasks": len(asyncio.all_tasks(loop)) if loop else 0,
-            "coroutines": sum(1 for obj in objects if asyncio.iscoroutine(obj)),
+            # Suspended ones: a finished coroutine is only referenced until daphne's next pass
+            # over its connections (every 10 s) drops the request that ran it.
+            "coroutines": len(waiting := [obj for obj in objects if _suspended(obj)]),
+            "coroutine_kinds": Counter(_name(obj) for obj in waiting).most_common(6),
+            "coroutines_finished": sum(1 for obj in objects if _finished(obj)),
             "parts_in_memory": sum(1 for obj in objects if isinstance(obj, Part)),
             "turns_in_memory": sum(1 for obj in objects if isinstance(obj, Turn)),
             "gc_objects": len(objects),
             "allocated_by": _top_allocations() if request.GET.get("allocations") else [],
         }
     )
+
+
+def _name(coroutine) -> str:
+    return getattr(coroutine, "__qualname__", type(coroutine).__qualname__)
+
+
+def _suspended(obj) -> bool:
+    return inspect.iscoroutine(obj) and inspect.getcoroutinestate(obj) != inspect.CORO_CLOSED
+
+
+def _finished(obj) -> bool:
+    return inspect.iscoroutine(obj) and inspect.getcoroutinestate(obj) == inspect.CORO_CLOSED
 
 
 def _top_allocations() -> list[str]:

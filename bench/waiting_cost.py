@@ -47,7 +47,7 @@ async def measure(stack, conversations: int, per_conversation: int, idle: float)
         figures[f"{name}_rss_mb_none"] = before["rss_mb"]
         figures[f"{name}_rss_mb_half"] = half_rss[name]
         figures[f"{name}_rss_mb_all"] = after["rss_mb"]
-    for key in (*HELD, "threads"):
+    for key in (*HELD, "threads", "coroutine_kinds", "coroutines_finished"):
         figures[f"web_{key}_none"] = none["census"][key]
         figures[f"web_{key}_pending"] = pending["census"][key]
     # Per question, not exact: one coroutine more at 1,000 pending (a timer, a pool's reader)
