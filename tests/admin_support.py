@@ -17,6 +17,7 @@ from django.test import Client
 from elicitation import contract
 from elicitation.models import Part
 from playground.models import Agent, Conversation, Turn
+from tests.live_server import wait_for
 from tests.runtime_helpers import answer
 
 PASSWORD = "staff-password-1"
@@ -85,6 +86,7 @@ def ask(client: Client, owner: User, slug: str, text: str) -> Part:
     conversation = Conversation.objects.create(owner=owner, agent=Agent.objects.get(slug=slug))
     response = client.post(f"/c/{conversation.pk}/send", {"text": text})
     assert response.status_code == 302, response.content
+    wait_for_run(conversation.turns.get().pk)
     return conversation.parts.latest("created_at")
 
 
@@ -92,7 +94,15 @@ def answer_then_next(client: Client, part: Part, action: str = "accept", **value
     """Settle a part through the chat's settle view; return the next part of its turn, if any."""
     response = answer(client, part, action, **values)
     assert response.status_code == 200, response.content
+    wait_for_run(part.turn_id)
     return Part.objects.filter(turn=part.turn).latest("call_index")
+
+
+def wait_for_run(turn_id: int) -> None:
+    """Wait until the turn's run has stopped. It runs here, in the commit hook, unless a live
+    server shares the database: then that server's runner may claim it first."""
+    running = Turn.objects.filter(pk=turn_id, status__in=[Turn.Status.QUEUED, Turn.Status.RUNNING])
+    wait_for(lambda: not running.exists(), timeout=60, message=f"turn {turn_id} still runs")
 
 
 def seed_review_data(owner: str = "alice", *, spread: bool = False) -> dict[str, Part]:
