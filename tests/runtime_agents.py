@@ -70,14 +70,14 @@ class ClassAgent:
         await ctx.say(f"class agent heard: {message}")
 
 
-async def _think(seconds: float) -> None:
-    await asyncio.sleep(seconds)  # a model call's wait, as the person sees it
+THOUGHT: dict[str, asyncio.Event] = {}  # "slow" runs wait here until the test sets it
 
 
 @agent("test-thinking", name="Test thinking", listed=False)
 async def thinking(ctx, message: str) -> None:
-    await ctx.step("think", _think, float(message))
-    await ctx.say(f"Thought for {message} s.")
+    if message == "slow":
+        await THOUGHT["slow"].wait()  # a model call the person waits for
+    await ctx.say(f"Thought it over ({message}).")
 
 
 def _blocking_step(marker_dir: str) -> str:

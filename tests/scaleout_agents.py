@@ -35,8 +35,9 @@ async def _gate(name: str) -> str:
     folder = Path(os.environ["SCALEOUT_STEP_DIR"])
     await asyncio.to_thread(_append, folder / "gated", name)
     # The release comes from the test process, so there is no event to await: poll the file.
-    while not (folder / "release").exists():  # noqa: ASYNC110
-        await asyncio.sleep(0.05)  # poll
+    async with asyncio.timeout(120):  # the test releases it within seconds
+        while not (folder / "release").exists():  # noqa: ASYNC110
+            await asyncio.sleep(0.05)  # poll
     return name
 
 

@@ -1,5 +1,7 @@
 """The conversation's websocket: owner only, a resync on (re)connect, settlements pushed live."""
 
+import asyncio
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -11,6 +13,7 @@ from elicitation.settle import settle_part
 from playground.asgi import application
 from playground.models import Message, Turn
 from playground.tasks import execute_turn
+from tests import runtime_agents
 from tests.conftest import make_conversation, make_question
 from tests.runtime_helpers import start
 
@@ -111,25 +114,40 @@ async def test_a_reconnecting_tab_is_sent_what_it_missed(alice, conversation):
     await communicator.disconnect()
 
 
-@pytest.mark.parametrize(
-    ("think", "working_shown"),
-    [("0", False), ("0.5", True)],
-    ids=["a quick reply shows no flash of working", "a slow one shows the agent working"],
-)
-async def test_the_working_line_shows_only_when_a_run_takes_a_while(alice, think, working_shown):
+async def test_a_quick_reply_shows_no_flash_of_working(alice):
     conversation = await sync_to_async(start)(alice, "test-thinking")
-    tab = socket(conversation.pk, await sync_to_async(session_cookie)(alice))
-    assert (await tab.connect())[0]
-    await tab.receive_from()  # the resync
-    turn = await Turn.objects.acreate(conversation=conversation, index=0, text=think)
+    tab = await open_tab(alice, conversation)
+    turn = await Turn.objects.acreate(conversation=conversation, index=0, text="quick")
 
     await execute_turn(turn.pk)
 
     pushed = []
     while not await tab.receive_nothing(timeout=0.2):
         pushed.append(await tab.receive_from())
-    assert f"Thought for {think} s." in pushed[-2]
-    assert 'data-state="idle-0"' in pushed[-1]  # the run's outcome comes last
-    working = ['data-state="working-0"' in html for html in pushed]
-    assert working == ([True] if working_shown else []) + [False, False]
+    assert len(pushed) == 2 and "Thought it over (quick)." in pushed[0]
+    assert 'data-state="idle-0"' in pushed[1]  # the outcome, and no "working" line before it
     await tab.disconnect()
+
+
+async def test_a_slow_run_shows_the_agent_working_until_its_reply(alice):
+    conversation = await sync_to_async(start)(alice, "test-thinking")
+    tab = await open_tab(alice, conversation)
+    turn = await Turn.objects.acreate(conversation=conversation, index=0, text="slow")
+    runtime_agents.THOUGHT["slow"] = asyncio.Event()
+
+    run = asyncio.create_task(execute_turn(turn.pk))
+    working = await tab.receive_from(timeout=5)
+    assert 'data-state="working-0"' in working and "is working" in working
+    runtime_agents.THOUGHT["slow"].set()
+    await run
+
+    assert "Thought it over (slow)." in await tab.receive_from(timeout=5)
+    assert 'data-state="idle-0"' in await tab.receive_from(timeout=5)
+    await tab.disconnect()
+
+
+async def open_tab(user, conversation) -> WebsocketCommunicator:
+    tab = socket(conversation.pk, await sync_to_async(session_cookie)(user))
+    assert (await tab.connect())[0]
+    await tab.receive_from()  # the resync
+    return tab

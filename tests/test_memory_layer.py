@@ -2,11 +2,22 @@
 capacity, expiry and flush."""
 
 import asyncio
+import time
+from types import SimpleNamespace
 
 import pytest
 from channels.exceptions import ChannelFull
 
+from playground import memory_layer
 from playground.memory_layer import LocalChannelLayer
+
+
+@pytest.fixture
+def clock(monkeypatch) -> list[float]:
+    """The layer's clock, moved on by the test (`clock[0] += seconds`) instead of waiting."""
+    now = [time.time()]
+    monkeypatch.setattr(memory_layer, "time", SimpleNamespace(time=lambda: now[0]))
+    return now
 
 
 async def test_a_message_sent_is_received_once_as_it_was_sent():
@@ -52,13 +63,13 @@ async def test_a_full_channel_refuses_a_send_and_a_group_send_skips_it():
     assert await layer.receive(other) == {"type": "d"}
 
 
-async def test_an_expired_message_is_not_delivered_and_its_reader_is_forgotten():
-    layer = LocalChannelLayer(expiry=0.05)
+async def test_an_expired_message_is_not_delivered_and_its_reader_is_forgotten(clock):
+    layer = LocalChannelLayer(expiry=60)
     dead, alive = await layer.new_channel(), await layer.new_channel()
     await layer.group_add("g", dead)
     await layer.group_add("g", alive)
     await layer.send(dead, {"type": "never read"})
-    await asyncio.sleep(0.1)
+    clock[0] += 61
 
     await layer.group_send("g", {"type": "after"})  # the sweep finds the unread message
 
@@ -66,11 +77,11 @@ async def test_an_expired_message_is_not_delivered_and_its_reader_is_forgotten()
     assert await layer.receive(alive) == {"type": "after"}
 
 
-async def test_memberships_expire_after_group_expiry():
-    layer = LocalChannelLayer(expiry=0.05, group_expiry=0.05)
+async def test_memberships_expire_after_group_expiry(clock):
+    layer = LocalChannelLayer(expiry=60, group_expiry=3600)
     channel = await layer.new_channel()
     await layer.group_add("g", channel)
-    await asyncio.sleep(0.1)
+    clock[0] += 3601
 
     await layer.group_send("g", {"type": "late"})
 
