@@ -30,6 +30,7 @@ def census(request: HttpRequest) -> JsonResponse:
     """Return what this process holds: waiting runs would show up as tasks or coroutines."""
     gc.collect()
     objects = gc.get_objects()
+    coroutines = [obj for obj in objects if inspect.iscoroutine(obj)]
     loop = server_loop.get()
     return JsonResponse(
         {
@@ -38,9 +39,9 @@ def census(request: HttpRequest) -> JsonResponse:
             "loop_tasks": len(asyncio.all_tasks(loop)) if loop else 0,
             # Suspended ones: a finished coroutine is only referenced until daphne's next pass
             # over its connections (every 10 s) drops the request that ran it.
-            "coroutines": len(waiting := [obj for obj in objects if _suspended(obj)]),
-            "coroutine_kinds": Counter(_name(obj) for obj in waiting).most_common(6),
-            "coroutines_finished": sum(1 for obj in objects if _finished(obj)),
+            "coroutines": len(waiting := [c for c in coroutines if not _finished(c)]),
+            "coroutine_kinds": Counter(c.__qualname__ for c in waiting).most_common(6),
+            "coroutines_finished": len(coroutines) - len(waiting),
             "parts_in_memory": sum(1 for obj in objects if isinstance(obj, Part)),
             "turns_in_memory": sum(1 for obj in objects if isinstance(obj, Turn)),
             "gc_objects": len(objects),
@@ -49,16 +50,8 @@ def census(request: HttpRequest) -> JsonResponse:
     )
 
 
-def _name(coroutine) -> str:
-    return getattr(coroutine, "__qualname__", type(coroutine).__qualname__)
-
-
-def _suspended(obj) -> bool:
-    return inspect.iscoroutine(obj) and inspect.getcoroutinestate(obj) != inspect.CORO_CLOSED
-
-
-def _finished(obj) -> bool:
-    return inspect.iscoroutine(obj) and inspect.getcoroutinestate(obj) == inspect.CORO_CLOSED
+def _finished(coroutine) -> bool:
+    return inspect.getcoroutinestate(coroutine) == inspect.CORO_CLOSED
 
 
 def _top_allocations() -> list[str]:
