@@ -13,7 +13,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.urls import path  # noqa: E402
 
 from api.asgi import with_api  # noqa: E402
-from playground import embedded, server_loop  # noqa: E402
+from playground import server_loop, startup  # noqa: E402
 from playground.consumers import ConversationConsumer  # noqa: E402
 
 # `manage.py serve` starts the embedded runner as soon as daphne's loop exists; under another
@@ -29,5 +29,5 @@ application = server_loop.remember_loop(
             ),
         }
     ),
-    startup=embedded.start,
+    startup=startup.start,
 )

@@ -3,7 +3,8 @@
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from playground import fragments
+from playground import fragments, socket_watch
+from playground.layer_channels import release
 from playground.models import Conversation
 from playground.push import group_for
 
@@ -19,12 +20,17 @@ class ConversationConsumer(AsyncWebsocketConsumer):
         self.group = group_for(conversation_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        socket_watch.open_sockets.add(self)
         # Whatever happened while this tab had no socket (first load or a reconnect).
         await self.send(text_data=await database_sync_to_async(fragments.resync)(conversation_id))
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        socket_watch.open_sockets.discard(self)
+        try:
+            if hasattr(self, "group"):
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+        finally:
+            await release(self.channel_layer, self.channel_name)
 
     async def fragment_push(self, event: dict) -> None:
         await self.send(text_data=event["html"])

@@ -16,6 +16,8 @@ from django.utils.deprecation import MiddlewareMixin
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from playground.layer_channels import inbox
+
 logger = logging.getLogger(__name__)
 
 CHECK_TIMEOUT = 3.0
@@ -45,8 +47,9 @@ async def _check_channel_layer() -> None:
     # A round trip through the same layer the pushes use (Redis in scale-out).
     layer = get_channel_layer()
     channel = await layer.new_channel()
-    await layer.send(channel, {"type": "health.ping"})
-    message = await layer.receive(channel)
+    async with inbox(layer, channel) as next_message:
+        await layer.send(channel, {"type": "health.ping"})
+        message = await next_message()
     if message.get("type") != "health.ping":
         raise RuntimeError("the channel layer returned a different message")
 

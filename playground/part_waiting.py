@@ -5,6 +5,7 @@ settles, any web process announces it there, so the answer reaches the waiter wh
 """
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -12,6 +13,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from playground import server_loop
+from playground.layer_channels import inbox
 
 logger = logging.getLogger(__name__)
 
@@ -32,12 +34,12 @@ async def wait_in_group[T](group: str, check: Callable[[], Awaitable[T]], second
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
     try:
-        while not (result := await check()) and (left := deadline - loop.time()) > 0:
-            try:
-                await asyncio.wait_for(layer.receive(channel), timeout=left)
-            except TimeoutError:
-                pass
-        return result
+        async with inbox(layer, channel) as next_message:
+            while not (result := await check()) and (left := deadline - loop.time()) > 0:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(left):
+                        await next_message()
+            return result
     finally:
         await layer.group_discard(group, channel)
 

@@ -146,31 +146,29 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # REDIS_URL selects the Redis channel layer, needed when several server processes run.
 # REDIS_PREFIX keeps several deployments (or test runs) on one Redis apart.
 REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "asgi")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # channels-redis with a pool that waits for a free connection (see the module).
-            "BACKEND": "playground.channel_layer.WaitingRedisChannelLayer",
+            # Redis pub/sub: a push is one PUBLISH, and Redis sends it to each process whose
+            # tabs are in the group. channels-redis's list-based layer takes four round trips
+            # per message a process receives, one message at a time, and a busy web process
+            # fell a second behind its tabs (bench/README.md, settle_throughput). Nothing is
+            # kept for a tab without a socket: it is sent its whole conversation when it
+            # reconnects, and `socket_watch` closes the tabs of a process that lost Redis.
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
                 "hosts": [
                     {
                         "address": REDIS_URL,
-                        # Each process reads its tabs' messages with a blocking pop that returns
-                        # after 5 s; a read timeout of 5 s (redis-py's default) races it and
-                        # closed idle sockets. 10 s still notices a Redis that stopped answering.
+                        # A Redis that stopped answering fails a command after 10 s.
                         "socket_timeout": 10,
-                        # A pooled connection idle for 30 s is pinged before use, so one that a
+                        # A connection idle for 30 s is pinged before use, so one that a
                         # firewall or a Redis restart dropped is replaced, not used to fail.
                         "health_check_interval": 30,
-                        # Commands beyond this many at once wait up to 10 s for a connection.
-                        "max_connections": 50,
-                        "timeout": 10,
                     }
                 ],
-                "prefix": os.environ.get("REDIS_PREFIX", "asgi"),
-                # All the open tabs of one web process share one Redis list: at the default
-                # capacity (100) a busy process silently drops pushes (seen in bench/).
-                "capacity": 2000,
+                "prefix": REDIS_PREFIX,
             },
         }
     }
@@ -185,7 +183,7 @@ if REDIS_URL:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": os.environ.get("REDIS_PREFIX", "asgi"),
+            "KEY_PREFIX": REDIS_PREFIX,
         }
     }
 else:

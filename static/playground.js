@@ -325,9 +325,12 @@ if (document.body.dataset.zoneUnknown && browserZone) {
 document.addEventListener("htmx:wsAfterMessage", () => { document.body.dataset.socket = "live"; });
 document.addEventListener("htmx:wsClose", (event) => {
   document.body.dataset.socket = "closed";
-  // A server stopping cleanly (a restart) closes with 1001, which the ws extension does not
-  // retry; try once, and if the server is still down its own retries take over (1006).
-  if (event.detail.event.code === 1001) setTimeout(event.detail.socketWrapper.reconnect, 1000);
+  // A server stopping cleanly (a restart) closes with 1001, and one that lost Redis with 4012
+  // (playground/socket_watch.py); the ws extension retries neither. Try once, and if the
+  // server is still down its own retries take over (1006).
+  if ([1001, 4012].includes(event.detail.event.code)) {
+    setTimeout(event.detail.socketWrapper.reconnect, 1000);
+  }
 });
 
 // The header's theme toggle: an explicit light or dark, remembered in this browser.

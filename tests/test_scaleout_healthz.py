@@ -37,7 +37,7 @@ def test_it_names_the_failed_component_with_a_short_reason_and_no_address(client
     port = free_port()  # nothing listens there
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "playground.channel_layer.WaitingRedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [{"address": f"redis://:hunter2@127.0.0.1:{port}/0"}]},
         }
     }

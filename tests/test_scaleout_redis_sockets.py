@@ -1,5 +1,6 @@
 """Open tabs on the Redis channel layer: an idle socket stays open, and a burst of closing
-tabs (a restart or a proxy reload drops every tab at once) leaves no group membership behind.
+tabs (a restart or a proxy reload drops every tab at once) leaves no subscription behind; nor
+do health probes and waiting API calls.
 
 One daphne on SQLite with the machine's Redis under a key prefix of its own.
 """
@@ -12,9 +13,10 @@ import redis
 from websockets.asyncio.client import connect
 
 from tests.live_server import LiveServer, wait_for
+from tests.test_api_long_poll import api_client, ask
 from tests.test_scaleout import PASSWORD, REDIS_URL, USERNAME, Person, require_services
 
-TABS = 500  # the burst size that exhausted the layer's pool of 100 Redis connections
+TABS = 500  # a burst that exhausted the pool of 100 connections of the layer used before
 
 
 @pytest.fixture(scope="module")
@@ -36,18 +38,21 @@ def server(tmp_path_factory):
             client.delete(key)
 
 
-def group_members(prefix: str) -> int:
-    """Count the tabs the layer has in conversation groups, in Redis."""
+def subscriptions(prefix: str) -> int:
+    """Count the layer's channels with a subscriber in Redis: one per open tab, one per group
+    with a tab in this server, one per waiting call."""
     client = redis.Redis.from_url(REDIS_URL)
-    return sum(client.zcard(key) for key in client.scan_iter(f"{prefix}:group:*"))
+    return sum(
+        len(client.pubsub_channels(f"{prefix}{kind}*")) for kind in ("specific.", "__group__")
+    )
 
 
 def test_an_idle_tab_keeps_its_socket_and_still_gets_the_next_question(server):
     person = Person(server)
     conversation = person.start_conversation(server, "deploy-assistant")
     with person.open_tab(server, conversation) as tab:
-        # Three of the layer's 5 s blocking reads from Redis pass with nothing to send;
-        # a socket the server closed would raise ConnectionClosed here instead.
+        # Longer than the layer's 10 s socket timeout passes with nothing to send; a socket
+        # the server closed would raise ConnectionClosed here instead.
         with pytest.raises(TimeoutError):
             tab.socket.recv(timeout=16)
 
@@ -57,7 +62,7 @@ def test_an_idle_tab_keeps_its_socket_and_still_gets_the_next_question(server):
     assert "Timeout reading" not in server.log()
 
 
-def test_a_burst_of_closing_tabs_leaves_no_group_membership_in_redis(server):
+def test_a_burst_of_closing_tabs_leaves_no_subscription_in_redis(server):
     person = Person(server)
     conversations = [person.start_conversation(server, "deploy-assistant") for _ in range(20)]
     cookie = "; ".join(f"{name}={value}" for name, value in person.client.cookies.items())
@@ -74,11 +79,39 @@ def test_a_burst_of_closing_tabs_leaves_no_group_membership_in_redis(server):
         sockets = []
         for start in range(0, TABS, 50):  # opened in steps, like people do: only closing is a burst
             sockets += await asyncio.gather(*(open_tab(url) for url in urls[start : start + 50]))
-        assert group_members(server.prefix) == TABS
+        assert subscriptions(server.prefix) == TABS + 20  # each tab, each conversation
         await asyncio.gather(*(socket.close() for socket in sockets))
 
     asyncio.run(open_all_then_close_all())
 
-    wait_for(lambda: group_members(server.prefix) == 0, timeout=30,
-             message=f"{group_members(server.prefix)} tabs are still members in Redis")  # fmt: skip
-    assert "Too many connections" not in server.log()
+    wait_for(lambda: subscriptions(server.prefix) == 0, timeout=30,
+             message=f"{subscriptions(server.prefix)} channels still subscribed")  # fmt: skip
+    assert "Traceback" not in server.log()
+
+
+def test_health_probes_and_waiting_api_calls_leave_no_subscription(server):
+    person = Person(server)
+    for _ in range(5):  # an orchestrator probes every few seconds, for as long as the server runs
+        assert person.client.get("/healthz").json()["checks"]["channel_layer"] == "ok"
+    script = (
+        "from django.contrib.auth.models import User\n"
+        "from api.tokens import create_token\n"
+        f"print(create_token(User.objects.get(username={USERNAME!r}), 'poller')[1])\n"
+    )
+    key = server.manage("shell", "-v0", "-c", script).strip()
+
+    async def wait_until_run_out_then_until_answered() -> list[str]:
+        async with api_client(server, key, timeout=30) as api:
+            _, part_id = await ask(api)
+            ran_out = await api.get(f"/requests/{part_id}", params={"wait": 1})
+            waiting = asyncio.create_task(api.get(f"/requests/{part_id}", params={"wait": 20}))
+            await asyncio.to_thread(
+                wait_for, lambda: subscriptions(server.prefix) == 2, 10, 0.05, "no call waits"
+            )
+            answer = {"action": "accept", "answer.env": "staging"}
+            await asyncio.to_thread(person.post, server, f"/parts/{part_id}/settle", answer)
+            return [ran_out.json()["state"], (await waiting).json()["state"]]
+
+    assert asyncio.run(wait_until_run_out_then_until_answered()) == ["pending", "submitted"]
+    wait_for(lambda: subscriptions(server.prefix) == 0, timeout=10,
+             message=f"{subscriptions(server.prefix)} channels still subscribed")  # fmt: skip

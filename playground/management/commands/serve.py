@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand
 from django.utils.module_loading import import_string
 from twisted.internet import reactor
 
-from playground import embedded, server_loop
+from playground import server_loop, startup
 
 # How often the server passes over every open connection (reaping closed ones, timeouts,
 # keepalive pings), at most: daphne's own passes run every 1 and 2 seconds.
@@ -95,4 +95,4 @@ class SweepingServer(Server):
 def _adopt_loop() -> None:
     # Called by daphne right before its loop runs, with that loop set as the current one.
     loop = asyncio.get_event_loop()
-    loop.call_soon(server_loop.adopt, loop, embedded.start)
+    loop.call_soon(server_loop.adopt, loop, startup.start)
