@@ -1,10 +1,10 @@
 """Wake scale-out workers the moment a turn is queued, instead of making them poll fast.
 
-On PostgreSQL a web process sends `NOTIFY` after the commit that queued a turn, and each
-`agent_worker` LISTENs on its own connection: a queued turn starts at once, and an idle
-worker asks the database for work every few seconds instead of four times a second (about
-1 % of a core each, bench/waiting_cost.py). Other databases have no such signal: their
-workers poll at the fast rate. A lost notification costs at most one slow poll.
+On PostgreSQL a trigger on the turn table sends `NOTIFY` with the commit that queues a turn
+(migration 0003), and each `agent_worker` LISTENs on its own connection: a queued turn starts
+at once, and an idle worker asks the database for work every few seconds instead of four
+times a second (about 1 % of a core each, bench/waiting_cost.py). Other databases have no such
+signal: their workers poll at the fast rate. A lost notification costs at most one slow poll.
 """
 
 import asyncio
@@ -16,18 +16,11 @@ from django.db import connection
 
 logger = logging.getLogger(__name__)
 
-CHANNEL = "playground_turn_queued"
+CHANNEL = "playground_turn_queued"  # as in migration 0003
 
 
 def available() -> bool:
     return connection.vendor == "postgresql"
-
-
-def notify_workers() -> None:
-    """Tell listening workers that a turn is queued (after the commit that queued it)."""
-    if available():
-        with connection.cursor() as cursor:
-            cursor.execute(f"NOTIFY {CHANNEL}")
 
 
 def listen_params() -> dict:

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
-from playground import fragments, queue_wakeup, server_loop
+from playground import fragments, server_loop
 from playground.agents import get_agent_spec
 from playground.models import Turn
 from playground.push import push_html
@@ -43,14 +43,16 @@ def claim_queued(limit: int) -> list[tuple[int, str]]:
         ids = list(queued.order_by("updated_at", "pk").values_list("pk", flat=True)[:limit])
         if not ids:
             return []
-        Turn.objects.filter(pk__in=ids, status=Turn.Status.QUEUED).update(
+        updated = Turn.objects.filter(pk__in=ids, status=Turn.Status.QUEUED).update(
             status=Turn.Status.RUNNING,
             run_token=token,
             heartbeat_at=timezone.now(),
             resume_requested=False,
         )
-        claimed = Turn.objects.filter(pk__in=ids, run_token=token, status=Turn.Status.RUNNING)
-        return [(turn_id, token) for turn_id in claimed.values_list("pk", flat=True)]
+        if updated < len(ids):  # some were taken between the two statements: which are ours?
+            claimed = Turn.objects.filter(pk__in=ids, run_token=token)
+            ids = list(claimed.values_list("pk", flat=True))
+        return [(turn_id, token) for turn_id in ids]
 
 
 async def execute_turn(turn_id: int) -> None:
@@ -186,12 +188,12 @@ def on_part_settling(sender, part, **kwargs) -> None:
 def turn_queued(turn_id: int) -> None:
     """After a commit that queued a turn: get it run.
 
-    Scale-out workers are woken (or find it at their next poll). Inside the embedded server
+    Scale-out workers were woken by the commit itself on PostgreSQL (see `queue_wakeup`), or
+    find the turn at their next poll. Inside the embedded server
     the runner is woken; with no server at all (management commands, tests driving views) the
     turn runs here and now.
     """
     if settings.TASK_BACKEND == "database":
-        queue_wakeup.notify_workers()
         return
     if not server_loop.call_soon(TurnRunner.wake_embedded):
         async_to_sync(execute_turn)(turn_id)
@@ -298,5 +300,4 @@ def _requeue(claims: list[tuple[int, str]]) -> None:
         Turn.objects.filter(pk=turn_id, run_token=token, status=Turn.Status.RUNNING).update(
             status=Turn.Status.QUEUED, run_token=""
         )
-    queue_wakeup.notify_workers()
     logger.info("left %d turn(s) queued for the next worker", len(claims))

@@ -143,8 +143,9 @@ def test_after_redis_restarts_the_run_has_gone_on_and_a_reconnecting_tab_catches
         question = tab.wait_for("Which environment should I deploy to?")
 
         private_redis.kill()
-        with pytest.raises(ConnectionClosed):  # the page's websocket drops; htmx reconnects
+        with pytest.raises(ConnectionClosed) as closed:  # the page's websocket drops at once
             tab.wait_for("never sent", timeout=10)
+        assert closed.value.rcvd.code == 4012  # static/playground.js reconnects on this code
 
     health = person.client.get("/healthz")
     assert health.status_code == 503

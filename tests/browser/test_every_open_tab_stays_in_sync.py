@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from tests.browser.chat import ask, open_chat, send, socket_open
 from tests.browser.conftest import log_in
 
@@ -35,7 +37,12 @@ def test_answering_in_one_tab_turns_the_other_tabs_form_into_the_chip(browser, l
     other.context.close()
 
 
-def test_a_tab_that_lost_its_socket_catches_up_and_keeps_what_was_typed(browser, live_server, page):
+# 1012: a proxy restarting (htmx's ws extension retries it); 4012: a web process that lost
+# Redis (playground/socket_watch.py; static/playground.js retries it).
+@pytest.mark.parametrize("code", [1012, 4012])
+def test_a_tab_that_lost_its_socket_catches_up_and_keeps_what_was_typed(
+    browser, live_server, page, code
+):
     # Route this tab's socket through the test, so the test can cut it like a flaky network.
     cut = {"now": False, "sockets": []}
 
@@ -56,7 +63,7 @@ def test_a_tab_that_lost_its_socket_catches_up_and_keeps_what_was_typed(browser,
     assert page.locator("text=Which city?").count() == 0  # ...so it missed the new question
 
     cut["now"] = False
-    cut["sockets"][-1].close(code=1012, reason="service restart")  # the socket drops
+    cut["sockets"][-1].close(code=code, reason="restart")  # the socket drops
     page.wait_for_selector("body[data-socket=closed]", state="attached")
     socket_open(page)  # htmx reconnects; the consumer sends the conversation again
 

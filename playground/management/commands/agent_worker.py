@@ -4,7 +4,7 @@ Each worker runs up to --concurrency turns on one event loop (agents mostly wait
 HTTP and people, so one process serves many). SIGTERM or SIGINT stops claiming, gives running
 turns --grace seconds to finish, and leaves the rest queued for another worker.
 
-On PostgreSQL the worker LISTENs for the web processes' NOTIFY (playground/queue_wakeup.py):
+On PostgreSQL the worker LISTENs for the NOTIFY sent as turns are queued (queue_wakeup):
 queued turns start at once, and the queue is polled every 5 s only in case a notification was
 lost. Elsewhere it polls every 0.25 s.
 """
