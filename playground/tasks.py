@@ -189,9 +189,8 @@ def turn_queued(turn_id: int) -> None:
     """After a commit that queued a turn: get it run.
 
     Scale-out workers were woken by the commit itself on PostgreSQL (see `queue_wakeup`), or
-    find the turn at their next poll. Inside the embedded server
-    the runner is woken; with no server at all (management commands, tests driving views) the
-    turn runs here and now.
+    find the turn at their next poll. Inside the embedded server the runner is woken; with no
+    server at all (management commands, tests driving views) the turn runs here and now.
     """
     if settings.TASK_BACKEND == "database":
         return
