@@ -31,17 +31,23 @@ open_sockets: weakref.WeakSet = weakref.WeakSet()  # this process's conversation
 
 async def watch(url: str, channel: str) -> None:
     """Hold a subscription to `channel` until the server stops; close every open
-    conversation socket whenever the connection breaks."""
+    conversation socket whenever the connection breaks. Says so once per outage."""
+    lost = False
     while True:
         client = Redis.from_url(url, retry=Retry(NoBackoff(), 0))
         try:
             async with client.pubsub() as pubsub:
                 await pubsub.subscribe(channel)
+                if lost:
+                    logger.warning("Redis answers again")
+                    lost = False
                 while True:
                     await pubsub.get_message(timeout=None)
         except (RedisError, OSError) as error:
-            logger.warning("lost Redis (%s): closing %d tabs", type(error).__name__,
-                           len(open_sockets))  # fmt: skip
+            if not lost:
+                logger.warning("lost Redis (%s): closing %d tabs", type(error).__name__,
+                               len(open_sockets))  # fmt: skip
+                lost = True
             await asyncio.gather(
                 *(socket.close(code=CLOSE_CODE) for socket in list(open_sockets)),
                 return_exceptions=True,

@@ -172,6 +172,8 @@ def test_after_redis_restarts_the_run_has_gone_on_and_a_reconnecting_tab_catches
         assert person.post(server, settle_url(resync), approve).status_code == 200
         tab.wait_for("Deployed <strong>v3</strong> to <strong>production</strong>")
     assert person.client.get("/healthz").status_code == 200
+    wait_for(lambda: "Redis answers again" in server.log())
+    assert server.log().count("lost Redis") == 1  # once per outage, not at every retry
 
 
 def test_while_the_database_is_unreachable_requests_get_a_503_page_and_nothing_is_saved(faults):
