@@ -10,6 +10,13 @@ function atBottom() {
   return window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 80;
 }
 
+// A part only ever leaves "pending": a pending copy that arrives after the part was answered
+// (its push overtaken by the answer's own response) must not bring the form back.
+function overtaken(existing, incoming) {
+  return existing.matches("article.part") && !existing.dataset.state.startsWith("pending")
+    && incoming.dataset.state.startsWith("pending");
+}
+
 document.addEventListener("htmx:oobBeforeSwap", (event) => {
   followChat ||= atBottom();
   const fragment = event.detail.fragment;
@@ -18,7 +25,7 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
     if (incoming.parentElement && incoming.parentElement.closest("[id][data-state]")) continue;
     const existing = document.getElementById(incoming.id);
     if (!existing || existing === event.detail.target) continue;
-    if (existing.dataset.state !== incoming.dataset.state) {
+    if (existing.dataset.state !== incoming.dataset.state && !overtaken(existing, incoming)) {
       // Focus inside a form that is replaced would fall to <body>: keep the person's place.
       const hadFocus = existing.contains(document.activeElement);
       const replacement = incoming.cloneNode(true);

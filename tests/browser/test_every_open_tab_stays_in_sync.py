@@ -73,3 +73,28 @@ def test_a_tab_that_lost_its_socket_catches_up_and_keeps_what_was_typed(
     assert page.locator("#status").get_attribute("data-waiting") == "2"
     assert page.title().startswith("(2) ")
     other.context.close()
+
+
+def test_a_late_push_of_the_question_does_not_bring_an_answered_form_back(live_server, page):
+    sockets = []
+
+    def through(route):
+        route.connect_to_server()  # everything passes both ways
+        sockets.append(route)
+
+    page.route_web_socket("**/ws/c/**", through)
+    open_chat(page, live_server, "Schema tester")
+    part = ask(page, "What should I call you?", NAME)
+    items = part.evaluate("element => element.parentElement.closest('[id]').id")
+    pushed_as = f'<div hx-swap-oob="beforeend:#{items}">{part.evaluate("e => e.outerHTML")}</div>'
+    part.get_by_label("Name").fill("Grace")
+    part.get_by_role("button", name="Submit").click()
+    page.locator("article.part--submitted").wait_for()
+
+    page.evaluate("""() => { window.handled = 0;
+        document.addEventListener("htmx:wsAfterMessage", () => { window.handled += 1; }); }""")
+    sockets[-1].send(pushed_as)  # the question's own push, arriving after the answer
+    page.wait_for_function("window.handled >= 1")
+
+    assert page.locator("article.part--pending").count() == 0
+    assert "Grace" in page.locator("article.part--submitted").inner_text()
