@@ -31,13 +31,14 @@ async def slow_step(ctx, message: str) -> None:
 
 
 async def _gate(name: str) -> str:
-    """Note that this turn started, then wait (on the loop, holding no thread) for the test."""
+    """Note that this turn started; before the test's release, wait (on the loop, holding no
+    thread) until the worker stops. The test releases the gate before it starts the worker
+    that is to get through, so nothing waits for the release itself."""
     folder = Path(os.environ["SCALEOUT_STEP_DIR"])
     await asyncio.to_thread(_append, folder / "gated", name)
-    # The release comes from the test process, so there is no event to await: poll the file.
-    async with asyncio.timeout(120):  # the test releases it within seconds
-        while not (folder / "release").exists():  # noqa: ASYNC110
-            await asyncio.sleep(0.05)  # poll
+    if not (folder / "release").exists():
+        async with asyncio.timeout(120):  # the test stops this worker within seconds
+            await asyncio.Event().wait()
     return name
 
 

@@ -27,11 +27,11 @@ def server(tmp_path_factory):
     server.stop()
 
 
-def make_key(server: LiveServer) -> str:
+def make_key(server: LiveServer, username: str = "alice") -> str:
     script = (
         "from django.contrib.auth.models import User\n"
         "from api.tokens import create_token\n"
-        "print(create_token(User.objects.get(username='alice'), 'poller')[1])\n"
+        f"print(create_token(User.objects.get(username={username!r}), 'poller')[1])\n"
     )
     return server.manage("shell", "-v0", "-c", script).strip()
 

@@ -13,7 +13,7 @@ import redis
 from websockets.asyncio.client import connect
 
 from tests.live_server import LiveServer, wait_for
-from tests.test_api_long_poll import api_client, ask
+from tests.test_api_long_poll import api_client, ask, make_key
 from tests.test_scaleout import PASSWORD, REDIS_URL, USERNAME, Person, require_services
 
 TABS = 500  # a burst that exhausted the pool of 100 connections of the layer used before
@@ -93,12 +93,7 @@ def test_health_probes_and_waiting_api_calls_leave_no_subscription(server):
     person = Person(server)
     for _ in range(5):  # an orchestrator probes every few seconds, for as long as the server runs
         assert person.client.get("/healthz").json()["checks"]["channel_layer"] == "ok"
-    script = (
-        "from django.contrib.auth.models import User\n"
-        "from api.tokens import create_token\n"
-        f"print(create_token(User.objects.get(username={USERNAME!r}), 'poller')[1])\n"
-    )
-    key = server.manage("shell", "-v0", "-c", script).strip()
+    key = make_key(server, USERNAME)
 
     async def wait_until_run_out_then_until_answered() -> list[str]:
         async with api_client(server, key, timeout=30) as api:
