@@ -5,7 +5,9 @@ import os
 import signal
 from pathlib import Path
 
-from elicitation.settle import part_settled
+from django.db import transaction
+
+from elicitation.settle import part_settling
 from playground.agents import agent
 from tests.live_server import wait_for
 
@@ -115,16 +117,16 @@ async def nondeterministic(ctx, message: str) -> None:
 
 
 def _die_after_settling(sender, part, **kwargs) -> None:
-    """In a live server with DIE_AFTER_SETTLING set: SIGKILL right after a settlement commits.
+    """In a live server with DIE_AFTER_SETTLING set: SIGKILL the moment a settlement commits.
 
     That is the window between the answer being saved and anything reacting to it: the
-    response, the pushes and the wake-up of the run all come after.
+    response, the pushes and the run's progress all come after.
     """
     if os.environ.get("DIE_AFTER_SETTLING"):
-        os.kill(os.getpid(), signal.SIGKILL)
+        transaction.on_commit(lambda: os.kill(os.getpid(), signal.SIGKILL))
 
 
-part_settled.connect(_die_after_settling, dispatch_uid="test-die-after-settling")
+part_settling.connect(_die_after_settling, dispatch_uid="test-die-after-settling")
 
 
 GITHUB_SIGN_IN = "https://github.com/login/oauth/authorize?client_id=abc"
