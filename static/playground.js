@@ -221,6 +221,9 @@ function focusPart(part) {
   const invalid = part.querySelector("[aria-invalid=true]");
   const first = invalid && (invalid.matches("fieldset") ? invalid.querySelector("input") : invalid);
   (first || (part.dataset.state !== "pending" ? part : null))?.focus();
+  // A field focused for the first time has its caret at the start: put it after what the
+  // person typed, so that typing on fixes it.
+  if (first && typeof first.selectionStart === "number") first.setSelectionRange(first.value.length, first.value.length);
 }
 
 document.addEventListener("htmx:afterSwap", (event) => {

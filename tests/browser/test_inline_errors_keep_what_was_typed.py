@@ -1,5 +1,7 @@
 """A rejected answer comes back with the problems inline and everything the person typed."""
 
+from playwright.sync_api import expect
+
 from tests.browser.chat import ask, last_envelope, open_chat, screenshot
 
 INSTRUMENTS = [f"Instrument {n}" for n in range(1, 11)]
@@ -73,3 +75,18 @@ def test_errors_show_inline_and_nothing_typed_is_lost(page, live_server):
         "instruments": ["Instrument 2", "Instrument 9"],
         "bio": "Line one\nLine two",
     }
+
+
+def test_typing_after_a_refusal_goes_on_from_what_was_typed(page, live_server):
+    open_chat(page, live_server, "Schema tester")
+    city = {"type": "string", "title": "City", "minLength": 2}
+    part = ask(page, "Where to?", {"type": "object", "properties": {"city": city}})
+    part.get_by_label("City").fill("L")
+    part.get_by_role("button", name="Submit").click()
+
+    field = part.get_by_label("City")
+    expect(field).to_have_attribute("aria-invalid", "true")
+    expect(field).to_be_focused()  # the field to fix, with the caret after the "L"
+    page.keyboard.type("isbon")
+    expect(field).to_have_value("Lisbon")
+    screenshot(part, "refusal-typed-on")
