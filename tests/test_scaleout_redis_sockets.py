@@ -47,6 +47,11 @@ def subscriptions(prefix: str) -> int:
     )
 
 
+def wait_until_none_subscribed(prefix: str, timeout: float) -> None:
+    wait_for(lambda: subscriptions(prefix) == 0, timeout=timeout,
+             message=f"{subscriptions(prefix)} channels still subscribed")  # fmt: skip
+
+
 def test_an_idle_tab_keeps_its_socket_and_still_gets_the_next_question(server):
     person = Person(server)
     conversation = person.start_conversation(server, "deploy-assistant")
@@ -86,8 +91,7 @@ def test_a_burst_of_closing_tabs_leaves_no_subscription_in_redis(server):
 
     asyncio.run(open_all_then_close_all())
 
-    wait_for(lambda: subscriptions(server.prefix) == 0, timeout=30,
-             message=f"{subscriptions(server.prefix)} channels still subscribed")  # fmt: skip
+    wait_until_none_subscribed(server.prefix, timeout=30)
     assert "Traceback" not in server.log()
 
 
@@ -110,5 +114,4 @@ def test_health_probes_and_waiting_api_calls_leave_no_subscription(server):
             return [ran_out.json()["state"], (await waiting).json()["state"]]
 
     assert asyncio.run(wait_until_run_out_then_until_answered()) == ["pending", "submitted"]
-    wait_for(lambda: subscriptions(server.prefix) == 0, timeout=10,
-             message=f"{subscriptions(server.prefix)} channels still subscribed")  # fmt: skip
+    wait_until_none_subscribed(server.prefix, timeout=10)
