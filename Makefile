@@ -26,11 +26,23 @@ $(VENV)/.test-deps: requirements.txt requirements-test.txt | $(PY)
 	$(PY) -m pip install --quiet -r requirements-test.txt
 	touch $@ $(VENV)/.run-deps
 
-run: $(VENV)/.run-deps
+# The vault's local key (see README, "Connections and secrets"): made once, kept out of the
+# database and out of git, readable only by you. CONNECTIONS_KEY in the environment wins.
+.connections-key:
+	@umask 077 && $(PYTHON_FOR_VENV) -c 'import base64, os; print(base64.urlsafe_b64encode(os.urandom(32)).decode())' > $@
+
+# `make run MCP="npx -y @modelcontextprotocol/server-everything"` (or an http(s) URL) connects
+# one more MCP server, without a servers file; passed as is, whatever quotes it holds.
+ifdef MCP
+run: export MCP_COMMAND = $(MCP)
+endif
+run: $(VENV)/.run-deps .connections-key
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed --local-login
 	@echo "Serving on http://$(HOST):$(PORT) (Ctrl+C stops)."
-	DEBUG=$${DEBUG:-1} $(PY) manage.py serve --host $(HOST) --port $(PORT)
+	DEBUG=$${DEBUG:-1} CONNECTIONS_KEY=$${CONNECTIONS_KEY:-$$(cat .connections-key)} \
+		EMAIL_BACKEND=$${EMAIL_BACKEND:-django.core.mail.backends.console.EmailBackend} \
+		$(PY) manage.py serve --host $(HOST) --port $(PORT)
 
 test: $(VENV)/.test-deps
 	$(PY) -m ruff check .

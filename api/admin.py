@@ -38,9 +38,11 @@ class DeliveryAttemptInline(admin.TabularInline):
 class WebhookDeliveryAdmin(admin.ModelAdmin):
     list_display = ["part", "url", "status", "attempts", "next_attempt_at", "created_at"]
     list_filter = ["status"]
-    search_fields = ["url", "token__name"]
+    # A receiver reports a delivery by its Webhook-Id header: paste it whole.
+    search_fields = ["url", "token__name", "=webhook_id"]
     readonly_fields = [
-        "token", "part", "url", "status", "attempts", "next_attempt_at", "created_at",
+        "token", "part", "url", "webhook_id", "status", "attempts", "next_attempt_at",
+        "created_at",
     ]  # fmt: skip
     inlines = [DeliveryAttemptInline]
 

@@ -9,9 +9,12 @@ class ApiConfig(AppConfig):
         # Imported here, once the app registry is ready (Django's documented place for it).
         from api import external  # noqa: F401  (registers the external agent kind)
         from api.waiting import wake_waiters
-        from api.webhooks import deliver_soon, record_delivery
+        from api.webhooks import deliver_soon, record_delivery, send_deliveries
         from elicitation.settle import part_settled, part_settling
+        from playground import startup
 
         part_settling.connect(record_delivery, dispatch_uid="api-record-webhook")
         part_settled.connect(wake_waiters, dispatch_uid="api-wake-waiters")
         part_settled.connect(deliver_soon, dispatch_uid="api-deliver-webhook")
+        # Every web process sends the webhook deliveries that fall due (api/webhooks.py).
+        startup.run_at_start(send_deliveries)

@@ -20,7 +20,10 @@ from api.models import ApiToken
 from api.problems import PROBLEM_JSON, Problem, ProblemError
 from api.tokens import find_token
 from api.waiting import in_db, part_group, wait_in_group
-from elicitation.models import Part
+from connections.services import ServicesFileError, UnknownServiceError
+from elicitation.models import AnswerFile, Part
+from elicitation.uploads import is_file_id
+from elicitation.views import file_response
 from playground.models import Conversation
 from playground.push import group_for
 
@@ -115,6 +118,17 @@ class RequestIn(Schema):
     allowedActions: list[Literal["accept", "decline", "cancel", "respond"]] | None = None
     intent: str | None = Field(None, max_length=40)
     value: dict[str, Any] | None = Field(None, description="Values the form starts with.")
+    assignees: list[str] | None = Field(
+        None,
+        description='Who else may answer: "group:<name>" and "user:<username>" entries, among '
+        "the groups you belong to and their members (or the deployment's allow-lists). A name "
+        "that is unknown or not allowed makes the request degraded (422).",
+    )
+
+
+class ConnectionRequestIn(Schema):
+    service: str = Field(min_length=1, max_length=41, description="A declared service's name.")
+    reason: str | None = Field(None, max_length=2000, description="Why you need it.")
 
 
 class RequestOut(Schema):
@@ -205,18 +219,17 @@ async def ask(
     idempotency_key: Annotated[str, Header(alias="Idempotency-Key", max_length=200)] = "",
 ):
     """Ask the person a `request_input` question. A payload this client cannot show is stored
-    degraded and answered 422 with the reason; retries with the same Idempotency-Key (kept
-    24 hours) get the same request back."""
+    degraded and answered 422 with the reason. A retry with the same Idempotency-Key (kept
+    24 hours) gets the same request back; the key with another conversation or body is 409."""
     token = request.auth
 
     def store():
         conversation = _conversation(token, conversation_id)
         try:
             return external.ask(token, conversation, payload.dict(), idempotency_key)
-        except external.KeyReusedError:
-            detail = "This Idempotency-Key was used with a different body. Use a new key."
+        except external.KeyReusedError as reused:
             raise ProblemError(
-                409, "idempotency-key-reused", "Idempotency-Key reused.", detail
+                409, "idempotency-key-reused", "Idempotency-Key reused.", str(reused)
             ) from None
 
     asked = await in_db(store)()
@@ -229,6 +242,28 @@ async def ask(
             422, "degraded", "This question cannot be shown.", detail, requestId=part.pk
         )
     return Status(201, request_out(part))
+
+
+@api.post(
+    "/conversations/{conversation_id}/connections",
+    response={201: RequestOut, **ERRORS},
+)
+async def request_connection(
+    request: HttpRequest, conversation_id: int, payload: ConnectionRequestIn
+):
+    """Ask the person to connect a service (declared by the deployment) with a connection card.
+    They type the credential, or sign in at the provider, in the vault's own form: the
+    envelope is `{"connection", "service", "label"}`, a reference and never a value (no
+    credential is ever sent through this API)."""
+
+    def store():
+        conversation = _conversation(request.auth, conversation_id)
+        try:
+            return external.request_connection(conversation, payload.service, payload.reason)
+        except (UnknownServiceError, ServicesFileError) as error:
+            raise ProblemError(422, "unknown-service", "No such service.", str(error)) from None
+
+    return Status(201, request_out(await in_db(store)()))
 
 
 @api.get("/conversations/{conversation_id}/requests", response={200: list[RequestOut], **ERRORS})
@@ -270,3 +305,24 @@ async def cancel_request(request: HttpRequest, request_id: int):
         return part
 
     return request_out(await in_db(cancel)())
+
+
+def _file(token: ApiToken, file_id: str) -> HttpResponse:
+    files = AnswerFile.objects.filter(
+        part__conversation__in=external.conversations_of(token), claimed_at__isnull=False
+    )
+    found = files.filter(pk=file_id).first() if is_file_id(file_id) else None
+    if found is None:
+        raise ProblemError(404, "not-found", "No such file.", "No file with this reference was "
+                           "attached to an answer in this agent's conversations.")  # fmt: skip
+    return file_response(found)
+
+
+@api.get(
+    "/files/{file_id}",
+    response={200: None, **ERRORS},
+    openapi_extra={"responses": {200: {"description": "The file's bytes, as a download."}}},
+)
+async def get_file(request: HttpRequest, file_id: str):
+    """Download a file a person attached to an answer, by the `file` reference in its content."""
+    return await in_db(_file)(request.auth, file_id)

@@ -5,29 +5,36 @@ through the API, so its turns finish at once; settling one of its questions wake
 waiters and webhooks instead of resuming a run (a finished turn has nothing to resume).
 
 What the agent says and asks lands in the conversation's latest turn, at the next call index,
-through the same path a built-in agent's calls take (`build_part`, the same fragments).
+through the same path a built-in agent's calls take (`build_part`, the same fragments). An
+agent that speaks first opens a turn of its own, pushed ahead of what it says, so a tab open
+on the empty conversation has somewhere to put it.
 """
 
 import hashlib
 import json
 from dataclasses import dataclass
 from datetime import timedelta
-from functools import partial
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.text import slugify
 
 from api.models import ApiToken, ExternalConversation, IdempotencyKey
+from connections import services
 from elicitation import contract
 from elicitation.models import Part
 from elicitation.settle import settle_part
 from playground import fragments
 from playground.agents import agent
 from playground.models import Agent, Conversation, Message, Step, Turn
-from playground.push import push_html_soon
-from playground.runtime import build_part, offered_actions
+from playground.push import push_html_soon, tell_audience_soon
+from playground.runtime import (
+    build_part,
+    connection_card,
+    connection_message,
+    offered_actions,
+)
 
 KIND = "external"
 IDEMPOTENCY_KEPT = timedelta(hours=24)
@@ -39,13 +46,22 @@ async def external(ctx, message: str) -> None:
 
 
 class KeyReusedError(Exception):
-    """An Idempotency-Key came again with a different body."""
+    """An Idempotency-Key came again with another request; the message says what differs."""
 
 
 @dataclass(frozen=True)
 class Asked:
     part: Part
     replayed: bool  # an earlier call with the same Idempotency-Key made it
+
+
+@dataclass(frozen=True)
+class Call:
+    """Where an agent's next call goes: a turn and its next free call index."""
+
+    turn: Turn
+    index: int
+    opened: bool  # the call opened the turn: no tab shows it yet
 
 
 def conversations_of(token: ApiToken):
@@ -83,9 +99,9 @@ def _free_slug(name: str) -> str:
 def say(conversation: Conversation, text: str) -> Message:
     """Add an agent message (markdown) to the conversation and show it in every open tab."""
     with transaction.atomic():
-        turn, index = _next_call(conversation)
-        message = Message.objects.create(turn=turn, call_index=index, text=text)
-    push_html_soon(conversation.pk, fragments.render_message(message))
+        call = _next_call(conversation)
+        message = Message.objects.create(turn=call.turn, call_index=call.index, text=text)
+    _show(call, fragments.render_message(message))
     return message
 
 
@@ -103,10 +119,23 @@ def ask(
 ) -> Asked:
     """Store a `request_input` question (pending, or degraded with its reason) and show it.
 
-    With an idempotency key, a retry with the same body returns the same part; a different
-    body raises KeyReusedError. Keys are kept for 24 hours.
+    With an idempotency key, a retry of the same request (same conversation, same body)
+    returns the same part; any difference raises KeyReusedError and stores nothing. Keys are
+    kept for 24 hours.
     """
     body_hash = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+    try:
+        return _ask(token, conversation, body, idempotency_key, body_hash)
+    except IntegrityError:
+        # The same key came twice at once and the other call committed its key first (the
+        # unique constraint refused this one, and its part went with the rollback): this
+        # call is the other's retry, and now finds it.
+        return _ask(token, conversation, body, idempotency_key, body_hash)
+
+
+def _ask(
+    token: ApiToken, conversation: Conversation, body: dict, idempotency_key: str, body_hash: str
+) -> Asked:
     with transaction.atomic():
         if idempotency_key:
             IdempotencyKey.objects.filter(created_at__lt=timezone.now() - IDEMPOTENCY_KEPT).delete()
@@ -117,20 +146,20 @@ def ask(
                 .first()
             )
             if earlier is not None:
-                if earlier.body_hash != body_hash:
-                    raise KeyReusedError
+                _check_same_request(earlier, conversation, body_hash)
                 return Asked(earlier.part, replayed=True)
-        turn, index = _next_call(conversation)
+        call = _next_call(conversation)
         payload = {"message": body["message"], "requestedSchema": body["requestedSchema"]}
         part = build_part(
-            turn=turn,
-            call_index=index,
+            turn=call.turn,
+            call_index=call.index,
             kind_name="elicitation",
             payload=payload,
             value=body.get("value"),
             allowed_actions=offered_actions(body.get("allowedActions")),
             intent=body.get("intent") or "",
-            tool_call_id=f"api_{turn.pk}_{index}",
+            tool_call_id=f"api_{call.turn.pk}_{call.index}",
+            ask=body.get("assignees"),
         )
         part.pushed_at = timezone.now()  # in the INSERT, like a run's: the push is best effort
         part.save()
@@ -138,12 +167,60 @@ def ask(
             IdempotencyKey.objects.create(
                 token=token, key=idempotency_key, body_hash=body_hash, part=part
             )
-        transaction.on_commit(partial(_show, part))
+        transaction.on_commit(lambda: _show(call, fragments.render_new_part(part)))
+        if part.is_pending:
+            transaction.on_commit(lambda: tell_audience_soon(part))
     return Asked(part, replayed=False)
 
 
-def _show(part: Part) -> None:
-    push_html_soon(part.conversation_id, fragments.render_new_part(part))
+def request_connection(conversation: Conversation, service: str, reason: str | None) -> Part:
+    """Ask the person for a connection to `service` with a `connection` card (the one a
+    built-in agent's `ctx.request_connection` shows). Its envelope is a reference only: the
+    credential goes to the vault and never through the API.
+
+    Raise `services.UnknownServiceError` (or `ServicesFileError`) when it is not declared.
+    """
+    declared = services.get(service)
+    with transaction.atomic():
+        call = _next_call(conversation)
+        message = connection_message(declared, conversation.agent.name, reason)
+        value = connection_card(conversation.owner, declared)
+        part = build_part(
+            turn=call.turn,
+            call_index=call.index,
+            kind_name="connection",
+            payload={"message": message, **value},
+            value=value,
+            allowed_actions=offered_actions(None),
+            tool_call_id=f"api_{call.turn.pk}_{call.index}",
+        )
+        part.pushed_at = timezone.now()
+        part.save()
+        transaction.on_commit(lambda: _show(call, fragments.render_new_part(part)))
+        if part.is_pending:
+            transaction.on_commit(lambda: tell_audience_soon(part))
+    return part
+
+
+def _check_same_request(earlier: IdempotencyKey, conversation: Conversation, body_hash: str):
+    """Raise KeyReusedError, saying what differs, unless this is the key's first request again."""
+    differences = []
+    if earlier.part.conversation_id != conversation.pk:
+        differences.append(f"conversation {earlier.part.conversation_id}")
+    if earlier.body_hash != body_hash:
+        differences.append("a different body")
+    if differences:
+        raise KeyReusedError(
+            f"This Idempotency-Key was first used with {' and '.join(differences)}; "
+            "use a new key for each new request."
+        )
+
+
+def _show(call: Call, html: str) -> None:
+    """Push an item to every open tab, after the turn it opened (a tab has no place for it yet)."""
+    if call.opened:
+        html = fragments.render_turn(call.turn) + html
+    push_html_soon(call.turn.conversation_id, html)
 
 
 def cancel(part: Part) -> bool:
@@ -151,7 +228,7 @@ def cancel(part: Part) -> bool:
     return settle_part(part, contract.cancel()) is not None
 
 
-def _next_call(conversation: Conversation) -> tuple[Turn, int]:
+def _next_call(conversation: Conversation) -> Call:
     """Inside a transaction: return the latest turn and its next free call index.
 
     The conversation row is locked first, so two calls at once never take the same index.
@@ -163,9 +240,10 @@ def _next_call(conversation: Conversation) -> tuple[Turn, int]:
         turn = Turn.objects.create(
             conversation=conversation, index=0, text="", status=Turn.Status.DONE
         )
-        return turn, 0
+        return Call(turn, 0, opened=True)
     used = [
         model.objects.filter(turn=turn).aggregate(last=Max("call_index"))["last"]
         for model in (Message, Part, Step)
     ]
-    return turn, max((index for index in used if index is not None), default=-1) + 1
+    index = max((index for index in used if index is not None), default=-1) + 1
+    return Call(turn, index, opened=False)

@@ -1,5 +1,7 @@
 """API tokens (stored hashed), idempotency keys, and webhook deliveries with their attempts."""
 
+import uuid
+
 from django.conf import settings
 from django.db import models
 
@@ -73,7 +75,13 @@ class IdempotencyKey(models.Model):
 
 
 class WebhookDelivery(models.Model):
-    """One settled request to POST to a token's webhook URL, tried until it is accepted."""
+    """One settled request to POST to a token's webhook URL, tried until it is accepted.
+
+    The table is the queue (`api.webhooks`): a pending delivery is due at `next_attempt_at`.
+    A process that claims it writes its `lease_token` and moves `next_attempt_at` to the end
+    of the lease, so while an attempt is in flight that is when it goes out again if the
+    sender died. `webhook_id` is the `Webhook-Id` header of every attempt.
+    """
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -83,9 +91,11 @@ class WebhookDelivery(models.Model):
     token = models.ForeignKey(ApiToken, on_delete=models.CASCADE, related_name="deliveries")
     part = models.ForeignKey("elicitation.Part", on_delete=models.CASCADE, related_name="+")
     url = models.URLField(max_length=500)
+    webhook_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     status = models.CharField(max_length=10, choices=Status, default=Status.PENDING)
     attempts = models.PositiveIntegerField(default=0)
     next_attempt_at = models.DateTimeField()
+    lease_token = models.CharField(max_length=32, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,11 +1,17 @@
 """Errors as JSON problem bodies (RFC 9457): `type`, `title`, `status`, `detail`, `errors`.
 
-`errors` points at fields: `[{"field": "requestedSchema", "message": "..."}]`.
+`errors` points at fields: `[{"field": "requestedSchema", "message": "..."}]`. Everything under
+/api/ answers this way: the endpoints' errors, a path nobody serves, a method a path does not
+take, and a failure of our own (a 500 that says nothing of its cause; the log has it).
 """
+
+from functools import wraps
+from inspect import iscoroutinefunction
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.log import log_response
 from ninja import NinjaAPI, Schema
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 
@@ -52,6 +58,47 @@ def problem(status: int, kind: str, title: str, detail: str, errors=(), **extra)
     return JsonResponse(body, status=status, content_type=PROBLEM_JSON)
 
 
+def unknown_path(request: HttpRequest) -> HttpResponse:
+    """Answer a path under /api/ that nothing serves (Django's own 404 page is HTML)."""
+    detail = f"There is no {request.path} in this API. The endpoints are listed at /api/v1/docs."
+    return problem(404, "not-found", "Not found.", detail)
+
+
+def _wrong_method(response: HttpResponse) -> HttpResponse:
+    # ninja answers a method its path does not take with a bare 405; keep its Allow header.
+    if response.status_code != 405 or response.get("Content-Type") == PROBLEM_JSON:
+        return response
+    allowed = response["Allow"]
+    detail = f"This path takes {allowed} only."
+    answer = problem(405, "method-not-allowed", "Method not allowed.", detail)
+    answer["Allow"] = allowed
+    return answer
+
+
+def refusing_wrong_methods(urls: tuple) -> tuple:
+    """Return an API's URL patterns with each view answering a wrong method as a problem."""
+    patterns, app_name, namespace = urls
+    for pattern in patterns:
+        pattern.callback = _checking_the_method(pattern.callback)
+    return patterns, app_name, namespace
+
+
+def _checking_the_method(view):
+    if iscoroutinefunction(view):
+
+        @wraps(view)
+        async def checked_async(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            return _wrong_method(await view(request, *args, **kwargs))
+
+        return checked_async
+
+    @wraps(view)
+    def checked(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        return _wrong_method(view(request, *args, **kwargs))
+
+    return checked
+
+
 def _field(loc) -> str:
     # ninja reports ("body", "payload", "requestedSchema", 0): the caller knows it as a path.
     names = [str(name) for name in loc[1:] if name not in ("payload",)]
@@ -90,6 +137,20 @@ def install(api: NinjaAPI) -> None:
     def on_too_large(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
         detail = f"Send at most {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes."
         return problem(413, "too-large", "Request body too large.", detail)
+
+    @api.exception_handler(Exception)
+    def on_failure(request: HttpRequest, exc: Exception) -> HttpResponse:
+        # Nothing of the exception goes out: its text can hold paths, SQL or values.
+        detail = "Something failed on our side. It is logged; try again in a moment."
+        response = problem(500, "internal", "Internal server error.", detail)
+        log_response(
+            "Internal Server Error: %s",
+            request.path,
+            response=response,
+            request=request,
+            exception=exc,
+        )
+        return response
 
     @api.exception_handler(HttpError)
     def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:

@@ -16,6 +16,8 @@ NAMES = [
     "replay_render",
     "worker_concurrency",
     "idle_sockets",
+    "api_longpoll",
+    "mcp_roundtrip",
 ]
 
 
@@ -79,6 +81,30 @@ def headline(result: dict) -> tuple[str, str, str]:
                 f"push {r[f'push_ms_{base}']:.1f} ms",
                 f"CPU +{r['cpu_pct_added']:.2f} points, page {r['page_ratio']:.2f}, "
                 f"push {r['push_ratio']:.2f}",
+            )
+        case "api_longpoll":
+            top = r["waiting"]
+            return (
+                f"{top:,} long-polls waiting: API call {r[f'api_ms_{top}']:.1f} ms, "
+                f"socket connect {r[f'socket_ms_{top}']:.1f} ms",
+                f"none waiting (before and after): API call {r['api_ms_none']:.1f} ms, "
+                f"socket connect {r['socket_ms_none']:.1f} ms",
+                f"API {r['api_ratio']:.2f}, socket {r['socket_ratio']:.2f}",
+            )
+        case "mcp_roundtrip":
+            cells = {
+                key: f"{key.replace('_', ' ')} {r[f'{key}_form_median_ms']:.0f} ms "
+                f"(answer to result {r[f'{key}_result_median_ms']:.0f} ms)"
+                for key in ("stdio_warm", "stdio_cold", "http_warm", "http_cold")
+            }
+            return (
+                "call to form: " + "; ".join(cells.values()),
+                "SDK round trip: "
+                + "; ".join(
+                    f"{key.replace('_', ' ')} {r[f'{key}_sdk_median_ms']:.0f} ms" for key in cells
+                )
+                + f"; push {r['push_median_ms']:.1f} ms",
+                ", ".join(f"{key.replace('_', ' ')} {r[f'{key}_ratio']:.2f}" for key in cells),
             )
     return "", "", ""
 

@@ -73,6 +73,7 @@ class Stack:
             "STATIC_ROOT": str(self.workdir / "static"),
             "PYTHONUNBUFFERED": "1",
             "DEBUG": "0",
+            "API_RATE_LIMIT": "1000000/m",  # api_longpoll's thousand calls are one token's
         }
         if kind == "embedded":
             self.env["DATABASE_URL"] = f"sqlite:///{self.workdir / 'db.sqlite3'}"
@@ -118,7 +119,11 @@ class Stack:
         self.web = self._spawn(
             "web", "manage.py", "serve", "--host", "127.0.0.1", "--port", str(self.port)
         )
-        wait_until(self._answers, 30, "daphne did not start")
+        try:
+            wait_until(self._answers, 60, "daphne did not start")
+        except TimeoutError:
+            self.__exit__()  # `with` calls __exit__ only after __enter__ returned: no orphans
+            raise
         for number in range(self.worker_count):
             worker = self._spawn(f"worker-{number}", "manage.py", "agent_worker", *self.worker_args)
             self.workers.append(worker)

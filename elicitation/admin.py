@@ -5,6 +5,7 @@ action, which settles pending parts the way the person's Cancel button would.
 """
 
 import json
+from datetime import timedelta
 
 from django.contrib import admin, messages
 from django.contrib.admin import ActionLocation
@@ -26,7 +27,7 @@ from elicitation.admin_filters import (
 from elicitation.admin_frame import chat_frame
 from elicitation.admin_overview import overview, range_form
 from elicitation.exports import export_csv, export_jsonl
-from elicitation.models import Part
+from elicitation.models import AnswerFile, Part
 from elicitation.rendering import render_part_html
 from elicitation.review import describe_duration, search, with_answer_time
 from elicitation.settle import settle_part
@@ -43,6 +44,13 @@ SETTLED_LABELS = {
 def state_badge(state: str, label: str):
     """Return the state as a badge: its own colour and symbol (admin.css) and its name."""
     return format_html('<span class="state-badge state-badge--{}">{}</span>', state, label)
+
+
+def _after(duration: timedelta) -> str:
+    """Return how long after the question a step came: "0.4 s later", "at once"."""
+    if duration < timedelta(milliseconds=50):
+        return "at once"
+    return f"{describe_duration(duration)} later"
 
 
 def pretty_json(value) -> str:
@@ -91,6 +99,7 @@ class PartAdmin(admin.ModelAdmin):
                     "turn_link",
                     "state_shown",
                     "answered_by",
+                    "routed_to",
                     "degraded_reason",
                     ("kind", "intent_shown", "tool_name"),
                     ("tool_call_id", "call_index", "allowed_actions"),
@@ -108,6 +117,7 @@ class PartAdmin(admin.ModelAdmin):
         "turn_link",
         "state_shown",
         "answered_by",
+        "routed_to",
         "degraded_reason",
         "kind",
         "intent_shown",
@@ -168,9 +178,11 @@ class PartAdmin(admin.ModelAdmin):
 
     @admin.display(description="Asked", ordering="created_at")
     def asked(self, part):
-        moment = timezone.localtime(part.created_at)
+        moment = timezone.localtime(part.created_at)  # the viewer's zone (viewer_zone)
         return format_html(
-            '{}<span class="under">{}</span>', moment.strftime("%Y-%m-%d"), moment.strftime("%H:%M")
+            '{}<span class="under">{}</span>',
+            moment.strftime("%Y-%m-%d"),
+            moment.strftime("%H:%M %Z"),
         )
 
     @admin.display(description="Agent", ordering="conversation__agent__name")
@@ -234,6 +246,13 @@ class PartAdmin(admin.ModelAdmin):
         url = reverse("admin:playground_turn_change", args=[part.turn_id])
         return format_html('<a href="{}">{}</a>', url, part.turn)
 
+    @admin.display(description="Asked of")
+    def routed_to(self, part):
+        if not part.ask:
+            return "The conversation's owner"
+        owner = "not" if not part.owner_may_answer else "and"
+        return f"{part.waiting_for} ({owner} the conversation's owner)"
+
     @admin.display(description="Timeline")
     def timeline(self, part):
         steps = [
@@ -242,14 +261,17 @@ class PartAdmin(admin.ModelAdmin):
             (SETTLED_LABELS.get(part.state, "Answered"), part.settled_at),
             ("Agent resumed", part.resumed_at),
         ]
+        if part.escalate_to:  # after "Shown": who was added, and when
+            steps.insert(2, (f"Escalated to {', '.join(part.escalate_to)}", part.escalated_at))
         rows = []
         for label, moment in steps:
             if moment is None:
                 rows.append((label, "not yet", ""))
                 continue
             when = timezone.localtime(moment).strftime("%Y-%m-%d %H:%M:%S %Z")
-            after = moment - part.created_at
-            rows.append((label, when, f"+{describe_duration(after)}" if after else ""))
+            # Stamps taken a moment apart can be out of order by microseconds: that is "at once".
+            after = max(moment - part.created_at, timedelta())
+            rows.append((label, when, _after(after) if moment != part.created_at else ""))
         items = format_html_join(
             "",
             "<li><strong>{}</strong><span>{}</span><span class='muted-note'>{}</span></li>",
@@ -356,3 +378,38 @@ class PartAdmin(admin.ModelAdmin):
         start, end = form.cleaned_data["start"], form.cleaned_data["end"]
         context.update(overview(start, end), start=start, end=end)
         return TemplateResponse(request, "admin/elicitation/overview.html", context)
+
+
+@admin.register(AnswerFile)
+class AnswerFileAdmin(admin.ModelAdmin):
+    """Files attached to answers: who sent what, how large, and a download (never inline)."""
+
+    list_display = ("name", "size_shown", "content_type", "uploaded_by", "part", "sent")
+    list_filter = ("content_type",)
+    search_fields = ("name", "sha256", "uploaded_by__username")
+    list_select_related = ("uploaded_by", "part")
+    date_hierarchy = "created_at"
+    readonly_fields = (
+        "download", "name", "size", "content_type", "sha256", "part", "uploaded_by",
+        "created_at", "claimed_at",
+    )  # fmt: skip
+    exclude = ("stored_as", "preview_as")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.display(description="size", ordering="size")
+    def size_shown(self, answer_file: AnswerFile) -> str:
+        return contract.size_text(answer_file.size)
+
+    @admin.display(description="sent with an answer", boolean=True)
+    def sent(self, answer_file: AnswerFile) -> bool:
+        return answer_file.claimed_at is not None
+
+    @admin.display(description="file")
+    def download(self, answer_file: AnswerFile) -> str:
+        url = reverse("answer_file", args=[answer_file.pk.hex])
+        return format_html('<a href="{}" download>Download {}</a>', url, answer_file.name)

@@ -8,6 +8,7 @@ from django import forms
 from django.db.models import Count
 from django.utils import timezone
 
+from elicitation.admin_charts import answer_time_histogram, states_by_day
 from elicitation.models import Part
 from elicitation.review import answered, describe_duration, percentile
 
@@ -72,24 +73,32 @@ def overview(start: date, end: date) -> dict:
         .annotate(n=Count("pk"))
         .order_by("-n", "degraded_reason")
     )
+    durations = answer_times(parts)
     return {
         "since": since,
         "until": until,
         "total": sum(counts.values()),
         "states": [(value, label, counts.get(value, 0)) for value, label in Part.State.choices],
         "reasons": list(reasons),
-        "timings": agent_timings(parts),
+        "timings": agent_timings(durations),
+        "by_day": states_by_day(parts, start, end),
+        "histogram": answer_time_histogram([d for found in durations.values() for d in found]),
     }
 
 
-def agent_timings(parts) -> list[AgentTiming]:
-    """Return the median and 90th-percentile time to answer per agent, slowest median first."""
+def answer_times(parts) -> dict[tuple[int, str], list[timedelta]]:
+    """Return the times to answer of the answered parts, per agent (id, name)."""
     rows = answered(parts).values_list(
         "conversation__agent_id", "conversation__agent__name", "created_at", "settled_at"
     )
     durations: dict[tuple[int, str], list[timedelta]] = defaultdict(list)
     for agent_id, name, created_at, settled_at in rows.iterator():
         durations[agent_id, name].append(settled_at - created_at)
+    return durations
+
+
+def agent_timings(durations: dict[tuple[int, str], list[timedelta]]) -> list[AgentTiming]:
+    """Return the median and 90th-percentile time to answer per agent, slowest median first."""
     timings = [
         AgentTiming(name, agent_id, len(found), percentile(found, 0.5), percentile(found, 0.9))
         for (agent_id, name), found in durations.items()

@@ -19,14 +19,23 @@ Pure Python (no Django), so any client can use it; the golden fixtures in
 
 Choices this module makes:
 - An integral float (3.0) for an integer, as a default or an answer, is read as the int 3.
+- A field no value can satisfy (no whole number from 1.5 to 1.7, no multiple of 5 from 1 to
+  4, a maxLength or maxItems of 0) degrades the payload when it is required, so the agent
+  learns at once instead of the person being stuck at Submit; an optional one can still be
+  left empty and gets an `unanswerable` warning.
 - A default must itself be a valid answer (type, options, limits, pattern, format); otherwise
   the payload is degraded, so the agent learns of the mistake at once instead of the person at
   submit. `null`, "" and [] defaults mean "no default".
 - Single-line text is stripped of surrounding whitespace; multiline and code fields keep theirs
   (with CRLF turned into LF); select values are matched exactly.
 - An empty answer ("", whitespace only, no choices, null) is left out of content, or is
-  "This field is required." when required. A boolean is always in content: absent means false,
-  so a required boolean is satisfied by false.
+  "This field is required." when required. Booleans too: nothing is answered for the person.
+  An optional boolean without a default is shown as Yes / No / No answer, and left out of
+  content when nothing is chosen; typed content that omits a boolean omits it (a required one
+  is then "This field is required."). A required boolean, and one with a default, is a
+  checkbox the person sees ticked or not: its form value is false when unticked (the form
+  sends "false", or nothing, for it), so a required boolean is satisfied by false. A default
+  fills only the form a person sees prefilled, never an answer.
 - A single-value form field reads the last submitted value, like `QueryDict.get`.
 - A date-time picker's local value ("2031-07-17T09:45") is read in the person's IANA zone with
   that zone's offset on that date; a local time the clocks skip or pass twice is an error
@@ -47,6 +56,32 @@ Choices this module makes:
   what the person typed; the agent may receive "[redacted]" where the pattern wanted a token.
   Only single-line and multiline text is redacted: code fields keep `key: value` lines (YAML,
   config) as typed, and dates, emails, web addresses and options are not prose.
+
+Files. A file field is a string with `format: "data-url"` (as rjsf names it) or with
+`contentMediaType`; several files are an array whose `items` is such a string:
+
+    {"type": "string", "format": "data-url", "title": "Failing log",
+     "x-ui": {"accept": ["text/plain", "application/gzip"], "maxSize": 5000000}}
+    {"type": "array", "items": {"type": "string", "contentMediaType": "image/png"},
+     "minItems": 1, "x-ui": {"maxFiles": 3}}
+
+- `x-ui.accept` lists MIME types ("image/png") or families ("image/*"); without it a
+  `contentMediaType` is the one type accepted, and without either any type is. A type is
+  checked against the file's content, never its name; text types (`text/*`,
+  `application/json`) accept UTF-8 text, which is stored as `text/plain`. `image/svg+xml` is
+  refused (it can carry scripts). `x-ui.maxSize` is bytes (default 10 MB, at most 50 MB);
+  `x-ui.maxFiles` (or `maxItems`, the smaller wins) caps a multi-file field (default and
+  ceiling 10). A file field has no default.
+- The normalized field has `type: "file"`, `accept`, `max_size`, and for several files
+  `multiple: true` with `min_items` / `max_items`.
+- The answer is never the file's bytes: the client stores the file and sends a reference,
+  `{"file": "<id>", "name", "size", "type", "sha256"}` (a list of them for several files), as
+  the field's value in content. `validate_form(..., files=...)` takes those descriptions (made
+  by the client from what it stored; form values for a file field are ignored),
+  `validate_content` checks their shape. `file_problem` says what is wrong with one file
+  (empty, too large, a type not accepted) before it is stored.
+- `parse_request(payload, files=False)` is for clients that cannot carry a file (an MCP
+  server: MCP has no file field): a file field degrades the payload with the reason.
 """
 
 import copy
@@ -65,8 +100,11 @@ from elicitation.local_time import LocalTimeError, from_local, zone_named
 from elicitation.secrets import is_secret_name, redact_secrets
 
 __all__ = [
+    "DEFAULT_FILE_BYTES",
     "FIELD_TYPES",
     "MAX_ANSWER_CHARS",
+    "MAX_FILES",
+    "MAX_FILE_BYTES",
     "MAX_MESSAGE_CHARS",
     "MAX_OPTIONS",
     "MAX_PAYLOAD_BYTES",
@@ -84,6 +122,7 @@ __all__ = [
     "cancel",
     "decline",
     "degradation_error",
+    "file_problem",
     "humanize",
     "multiple_of_message",
     "parse_request",
@@ -98,6 +137,10 @@ MAX_OPTIONS = 500
 MAX_PAYLOAD_BYTES = 65536
 MAX_ANSWER_CHARS = 100_000
 PROPERTY_NAME_RE = r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"
+DEFAULT_FILE_BYTES = 10_000_000
+MAX_FILE_BYTES = 50_000_000
+MAX_FILES = 10
+FILE_KEYS = ("file", "name", "size", "type", "sha256")  # what a file answer is
 
 FIELD_TYPES = ("string", "number", "integer", "boolean", "array")
 _OPTION_TYPES = ("string", "number", "integer")  # single selects; multi-selects are strings
@@ -109,6 +152,7 @@ WARNING_CODES = (
     "humanized-label",  # no title: "timeOfDay" shows as "Time of day"
     "nullable-optional",  # anyOf [T, null] or type [T, "null"] read as an optional T
     "type-assumed",  # a select without a type read as a string select
+    "unanswerable",  # an optional field no value can satisfy: it can only be left empty
 )
 WIDGETS = ("textarea", "code")
 
@@ -155,13 +199,14 @@ _WHOLE_NUMBER = "Enter a whole number."
 _NUMBER = "Enter a number."
 _YES_OR_NO = "Choose yes or no."
 _TEXT = "Enter text."
+_ATTACH = "Attach a file."
 
 _NAME = re.compile(PROPERTY_NAME_RE)
 _WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _INTEGER_TEXT = re.compile(r"[+-]?\d+")
 _NUMBER_TEXT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _TRUE = ("on", "true", "1", "yes")
-_FALSE = ("", "off", "false", "0", "no")
+_FALSE = ("off", "false", "0", "no")
 
 
 @dataclass(frozen=True)
@@ -194,6 +239,9 @@ class Field:
     pattern: str | None = None
     min_items: int | None = None
     max_items: int | None = None
+    accept: tuple[str, ...] | None = None  # a file field's MIME types ("image/*"); None = any
+    max_size: int | None = None  # a file field's largest file, in bytes
+    multiple: bool | None = None  # True for a field of several files
 
 
 @dataclass(frozen=True)
@@ -280,12 +328,25 @@ class _Unsupported(Exception):
         self.pointer = pointer
 
 
-def parse_request(payload: object) -> ElicitationRequest | Degraded:
-    """Return the request a `request_input` payload describes, or why it cannot be shown."""
+def parse_request(payload: object, *, files: bool = True) -> ElicitationRequest | Degraded:
+    """Return the request a `request_input` payload describes, or why it cannot be shown.
+
+    With `files=False` (a client that cannot carry a file, like an MCP server) a file field
+    degrades the payload.
+    """
     try:
-        return _parse_payload(payload)
+        request = _parse_payload(payload)
     except _Unsupported as exc:
         return Degraded(str(exc), exc.pointer)
+    for field in request.fields if not files else ():
+        if field.type == "file":
+            return Degraded(
+                f"property {_quote(field.name)} asks for a file \N{EM DASH} MCP has no file "
+                "field, so a file cannot be sent to an MCP server; ask for a link or a path "
+                "instead",
+                f"/requestedSchema/properties/{_escape(field.name)}",
+            )
+    return request
 
 
 def validate_form(
@@ -293,19 +354,25 @@ def validate_form(
     data: Mapping[str, list[str]],
     *,
     zone: str = "UTC",
+    files: Mapping[str, list[Mapping[str, Any]]] | None = None,
 ) -> AnswerResult:
     """Return the content raw form values make, or what the person must fix.
 
     `zone` is the person's IANA time zone: a date-time picker's local value gets that zone's
-    offset on the picked date. A name that is not a zone is read as UTC.
+    offset on the picked date. A name that is not a zone is read as UTC. `files` holds, by
+    field name, the descriptions of the files the client stored for a file field.
     """
     if not isinstance(data, Mapping):
         return AnswerResult(None, {"": "The form could not be read."})
     local = zone_named(zone)
-    return _redact(
-        request,
-        _check(request, lambda field: _read_form(field, _form_values(data, field.name), local)),
-    )
+    stored = files if isinstance(files, Mapping) else {}
+
+    def read(field: Field) -> tuple[Any, str | None]:
+        if field.type == "file":
+            return _read_files(field, stored.get(field.name) or [])
+        return _read_form(field, _form_values(data, field.name), local)
+
+    return _redact(request, _check(request, read))
 
 
 def validate_content(request: ElicitationRequest, content: object) -> AnswerResult:
@@ -348,6 +415,48 @@ def respond(text: str) -> dict[str, Any]:
     return envelope
 
 
+def file_problem(field: Field, description: Mapping[str, Any]) -> str | None:
+    """Return what is wrong with one file for a file field (empty, too large, a type not
+    accepted), or None. `description` has the file's `size` in bytes and its `type` as read
+    from its content."""
+    size, kind = description.get("size"), description.get("type")
+    if not isinstance(size, int) or isinstance(size, bool) or not isinstance(kind, str):
+        return _ATTACH
+    if size == 0:
+        return "This file is empty."
+    limit = field.max_size or DEFAULT_FILE_BYTES
+    if size > limit:
+        shown, most = size_text(size), size_text(limit)
+        if shown == most:  # just over: rounding would say "5 MB; the limit is 5 MB"
+            shown, most = f"{size:,} bytes", f"{limit:,} bytes"
+        return f"This file is {shown}; the limit is {most}."
+    if not accepts_type(field.accept, kind):
+        wanted = " or ".join(field.accept or ())
+        return f"This file's content is {kind}; choose a file of type {wanted}."
+    return None
+
+
+def accepts_type(accept: Sequence[str] | None, kind: str) -> bool:
+    """Return whether a file whose content is of MIME type `kind` fits `accept`."""
+    if accept is None:
+        return True
+    for wanted in accept:
+        if wanted == kind or (wanted.endswith("/*") and kind.startswith(wanted[:-1])):
+            return True
+        if kind == "text/plain" and (wanted.startswith("text/") or wanted in _TEXT_TYPES):
+            return True  # text is checked as UTF-8; its flavour is not in the bytes
+    return False
+
+
+def size_text(size: int) -> str:
+    """Return a size in bytes as people read it: "12 bytes", "900 KB", "1.5 MB"."""
+    for unit, scale in (("GB", 10**9), ("MB", 10**6), ("KB", 10**3)):
+        if size >= scale:
+            amount = f"{size / scale:.1f}".removesuffix(".0")
+            return f"{amount} {unit}"
+    return _plural(size, "byte")
+
+
 def degradation_error(reason: str) -> str:
     """Return the tool result for a payload that cannot be shown."""
     return f"elicitation: unsupported payload \N{EM DASH} {reason}"
@@ -386,6 +495,8 @@ _KNOWN = {
     "number": _COMMON | set(_NUMBER_KEYWORDS),
     "boolean": _COMMON,
     "array": _COMMON | _OPTION_KEYS | {"items", "minItems", "maxItems", "uniqueItems"},
+    "file": _COMMON | {"format", "contentMediaType", "contentEncoding"},
+    "files": _COMMON | {"items", "minItems", "maxItems"},
 }
 _WHAT = {
     "text": "a text field",
@@ -393,10 +504,14 @@ _WHAT = {
     "number": "a number field",
     "boolean": "a yes/no field",
     "array": "a multi-select",
+    "file": "a file field",
+    "files": "a multi-file field",
 }
 _SCHEMA_KEYS = frozenset({"type", "properties", "required", "title", "additionalProperties"})
 _ITEM_KEYS = frozenset({"type"}) | _OPTION_KEYS | _ANNOTATIONS
 _UI_KEYS = ("widget", "placeholder")
+_FILE_UI_KEYS = ("accept", "maxSize", "maxFiles")
+_FILE_ITEM_KEYS = frozenset({"type", "format", "contentMediaType", "contentEncoding"})
 
 
 @dataclass(frozen=True)
@@ -503,11 +618,14 @@ def _parse_field(name: object, prop: object, required: bool, schema: _Place) -> 
     secret = _secret_at(name, title, prop)
     if secret is not None:
         raise _Unsupported(
-            f"{place} asks for a secret \N{EM DASH} secrets belong in a URL-mode elicitation "
-            "(the person enters them on the server's own page), never in a form",
+            f"{place} asks for a secret \N{EM DASH} ask for a connection instead "
+            "(request_connection: the person enters the secret in the vault's own form and "
+            "the agent gets a reference), or use a URL-mode elicitation, never a form field",
             place.at(*secret),
         )
     kind = _field_type(prop, place)
+    if _file_shape(prop) is not None:
+        return _file_field(name, prop, title, required and not nullable, place)
     field = Field(
         name=name,
         type=kind,
@@ -529,6 +647,104 @@ def _parse_field(name: object, prop: object, required: bool, schema: _Place) -> 
             field = replace(field, placeholder=placeholder)
     _warn_about_field(field, prop, place)
     return _with_default(field, prop.get("default"), place)
+
+
+def _file_shape(prop: dict) -> str | None:
+    """Return "one" for a file field, "many" for a field of several files, else None."""
+
+    def is_file(schema: object) -> bool:
+        if not isinstance(schema, dict) or schema.get("type") != "string":
+            return False
+        return _format_key(schema) == "data-url" or "contentMediaType" in schema
+
+    if is_file(prop):
+        return "one"
+    if prop.get("type") == "array" and is_file(prop.get("items")):
+        return "many"
+    return None
+
+
+def _file_field(name: str, prop: dict, title: str | None, required: bool, place: _Place) -> Field:
+    many = _file_shape(prop) == "many"
+    ui, typed = _ui(prop), prop.get("items") if many else prop
+    accept = _file_accept(ui, typed, place, *(("items",) if many else ()))
+    max_size = _count(ui, "maxSize", place.inside(f"{place} x-ui", "x-ui"))
+    if max_size is not None and not 1 <= max_size <= MAX_FILE_BYTES:
+        raise _Unsupported(
+            f"{place} has x-ui maxSize {max_size} \N{EM DASH} use 1 to {MAX_FILE_BYTES} bytes",
+            place.at("x-ui", "maxSize"),
+        )
+    field = Field(
+        name=name,
+        type="file",
+        label=title or humanize(name),
+        title=title,
+        description=_text(prop, "description", place),
+        required=required,
+        accept=accept,
+        max_size=max_size or DEFAULT_FILE_BYTES,
+    )
+    if many:
+        field = _with_file_counts(field, prop, ui, place)
+    _warn_about_field(field, prop, place)
+    if not many and "maxFiles" in ui:
+        text = "x-ui maxFiles applies to several files and is ignored"
+        place.warn("ignored-keyword", text, "x-ui", "maxFiles")
+    if prop.get("default") not in (None, "", []):
+        raise _Unsupported(
+            f"{place} has a default \N{EM DASH} a file field cannot have one",
+            place.at("default"),
+        )
+    return field
+
+
+_MIME = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]*/(\*|[a-z0-9][a-z0-9!#$&^_.+-]*)")
+_TEXT_TYPES = ("application/json",)
+
+
+def _file_accept(ui: dict, typed: dict, place: _Place, *typed_path: str) -> tuple[str, ...] | None:
+    if "accept" in ui:
+        accept, keys = ui["accept"], ("x-ui", "accept")
+        if isinstance(accept, str):
+            accept = [accept]
+    elif "contentMediaType" in typed:
+        accept, keys = [typed["contentMediaType"]], (*typed_path, "contentMediaType")
+    else:
+        return None
+    if not isinstance(accept, list) or not accept:
+        raise _Unsupported(f"{place} has an accept that is not a list of types", place.at(*keys))
+    types = []
+    for kind in accept:
+        if not isinstance(kind, str) or not _MIME.fullmatch(kind.strip().lower()):
+            raise _Unsupported(
+                f'{place} accepts {_quote(kind)}, which is not a MIME type like "image/png"',
+                place.at(*keys),
+            )
+        kind = kind.strip().lower()
+        if kind == "image/svg+xml":
+            raise _Unsupported(
+                f"{place} accepts SVG \N{EM DASH} an SVG can carry scripts; ask for PNG or JPEG",
+                place.at(*keys),
+            )
+        if kind not in types:
+            types.append(kind)
+    return tuple(types)
+
+
+def _with_file_counts(field: Field, prop: dict, ui: dict, place: _Place) -> Field:
+    min_items, max_items = _count(prop, "minItems", place), _count(prop, "maxItems", place)
+    max_files = _count(ui, "maxFiles", place.inside(f"{place} x-ui", "x-ui"))
+    if max_files is not None and not 1 <= max_files <= MAX_FILES:
+        raise _Unsupported(
+            f"{place} has x-ui maxFiles {max_files} \N{EM DASH} use 1 to {MAX_FILES}",
+            place.at("x-ui", "maxFiles"),
+        )
+    limits = [count for count in (max_items, max_files, MAX_FILES) if count is not None]
+    high = min(limits)
+    _check_order(min_items, high, place, "minItems", "maxItems")
+    if high == 0:
+        _unanswerable(field, place, "maxItems 0 allows no file", "maxItems")
+    return replace(field, multiple=True, min_items=min_items or None, max_items=high)
 
 
 def _unwrap_nullable(prop: dict, place: _Place, required: bool) -> tuple[dict, _Place, bool]:
@@ -712,6 +928,8 @@ def _with_text_rules(field: Field, prop: dict, place: _Place) -> Field:
             raise _Unsupported(
                 f"{place} has a pattern that Python cannot compile: {detail}", place.at("pattern")
             ) from None
+    if max_length == 0:
+        _unanswerable(field, place, "maxLength 0 leaves room for no text", "maxLength")
     widget = _ui(prop).get("widget")
     return replace(
         field,
@@ -733,6 +951,9 @@ def _with_number_rules(field: Field, prop: dict, place: _Place) -> Field:
         raise _Unsupported(
             f"{place} has multipleOf {bounds['multipleOf']}, not above 0", place.at("multipleOf")
         )
+    if (empty := _empty_grid(field.type, bounds)) is not None:
+        low_key = "minimum" if bounds["minimum"] is not None else "exclusiveMinimum"
+        _unanswerable(field, place, empty, "multipleOf" if bounds["multipleOf"] else low_key)
     return replace(
         field,
         minimum=bounds["minimum"],
@@ -741,6 +962,71 @@ def _with_number_rules(field: Field, prop: dict, place: _Place) -> Field:
         exclusive_maximum=bounds["exclusiveMaximum"],
         multiple_of=bounds["multipleOf"],
     )
+
+
+# Each number bound: whether it bounds from above, and whether it is exclusive.
+_BOUND_SIDES = (
+    ("minimum", False, False),
+    ("exclusiveMinimum", False, True),
+    ("maximum", True, False),
+    ("exclusiveMaximum", True, True),
+)
+
+
+def _empty_grid(kind: str, bounds: dict[str, int | float | None]) -> str | None:
+    """Return what no allowed number is ("no whole number is from 1.5 to 1.7"), or None when
+    some number is: whole numbers and multiples are a grid that a range can fall between."""
+    multiple = bounds["multipleOf"]
+    if multiple is None and kind != "integer":
+        return None  # any number: the order checks already refuse an empty range
+    step = Fraction(str(multiple)) if multiple is not None else Fraction(1)
+    if kind == "integer":
+        step = Fraction(step.numerator)  # the whole multiples of p/q are the multiples of p
+    lows, highs = [], []  # the first and last step of the grid within each bound
+    for key, upper, exclusive in _BOUND_SIDES:
+        if bounds[key] is not None:
+            at = Fraction(str(bounds[key])) / step
+            if upper:
+                highs.append(math.ceil(at) - 1 if exclusive else math.floor(at))
+            else:
+                lows.append(math.floor(at) + 1 if exclusive else math.ceil(at))
+    if not lows or not highs or max(lows) <= min(highs):
+        return None
+    if kind == "integer" and step == 1:
+        noun = "whole number"
+    elif kind == "integer" and step != Fraction(str(multiple)):
+        noun = f"whole multiple of {multiple}"
+    else:
+        noun = f"multiple of {multiple}"
+    return f"no {noun} is {_range_words(bounds)}"
+
+
+def _range_words(bounds: dict[str, int | float | None]) -> str:
+    """Return a range as words: "from 1 to 4", "above 1 and below 2"."""
+    low, high = bounds["minimum"], bounds["maximum"]
+    if low is not None and high is not None and bounds["exclusiveMinimum"] is None:
+        if bounds["exclusiveMaximum"] is None:
+            return f"from {low} to {high}"
+    words = [
+        f"{word} {bounds[key]}"
+        for key, word in (
+            ("minimum", "at least"),
+            ("exclusiveMinimum", "above"),
+            ("maximum", "at most"),
+            ("exclusiveMaximum", "below"),
+        )
+        if bounds[key] is not None
+    ]
+    return " and ".join(words)
+
+
+def _unanswerable(field: Field, place: _Place, problem: str, key: str) -> None:
+    """Degrade a required field no value can satisfy (the person would be stuck at Submit);
+    warn about an optional one, which can only be left empty."""
+    if field.required:
+        raise _Unsupported(f"{place} cannot be answered: {problem}", place.at(key))
+    text = f"{_quote(field.name)} cannot be answered ({problem}), so it can only be left empty"
+    place.warn("unanswerable", text, key)
 
 
 def _with_item_counts(field: Field, prop: dict, place: _Place) -> Field:
@@ -752,6 +1038,8 @@ def _with_item_counts(field: Field, prop: dict, place: _Place) -> Field:
             f"{place} needs at least {min_items} choices but has {count} options",
             place.at("minItems"),
         )
+    if max_items == 0:
+        _unanswerable(field, place, "maxItems 0 allows no choice", "maxItems")
     return replace(field, min_items=min_items, max_items=max_items)
 
 
@@ -777,8 +1065,11 @@ def _warn_about_field(field: Field, prop: dict, place: _Place) -> None:
     items = prop.get("items")
     if field.type == "array" and isinstance(items, dict):
         _warn_ignored(place, items, _ITEM_KEYS, "the options of a multi-select", "items")
+    if shape == "files" and isinstance(items, dict):
+        _warn_ignored(place, items, _FILE_ITEM_KEYS, "the files of a multi-file field", "items")
     ui = _ui(prop)
-    _warn_ignored(place, ui, frozenset(_UI_KEYS), _WHAT[shape], "x-ui")
+    ui_keys = (*_UI_KEYS, *_FILE_UI_KEYS) if field.type == "file" else _UI_KEYS
+    _warn_ignored(place, ui, frozenset(ui_keys), _WHAT[shape], "x-ui")
     widget = ui.get("widget")
     if widget is not None and field.widget is None:
         if shape == "text" and widget not in WIDGETS:
@@ -806,6 +1097,8 @@ def _warn_about_field(field: Field, prop: dict, place: _Place) -> None:
 
 
 def _shape(field: Field) -> str:
+    if field.type == "file":
+        return "files" if field.multiple else "file"
     if field.type in ("array", "boolean"):
         return field.type
     if field.options is not None:
@@ -826,7 +1119,9 @@ def _warn_ignored(
         place.warn("ignored-keyword", text, *path, key)
 
 
-_EVERY_KEYWORD = frozenset().union(*_KNOWN.values(), _SCHEMA_KEYS, _ITEM_KEYS, _UI_KEYS)
+_EVERY_KEYWORD = frozenset().union(
+    *_KNOWN.values(), _SCHEMA_KEYS, _ITEM_KEYS, _UI_KEYS, _FILE_UI_KEYS
+)
 
 
 def _text(schema: dict, key: str, place: _Place) -> str | None:
@@ -936,8 +1231,6 @@ def _check(
             errors[field.name] = error
         elif value is not None:
             content[field.name] = value
-        elif field.type == "boolean":
-            content[field.name] = False
         elif field.required:
             errors[field.name] = _REQUIRED
     validator = _VALIDATOR(request.schema(), format_checker=_FORMAT_CHECKER)
@@ -999,6 +1292,8 @@ def _read_form(field: Field, values: list[str], zone: ZoneInfo) -> tuple[Any, st
     text = values[-1] if values else ""
     if field.type == "boolean":
         key = text.strip().lower()
+        if not key:  # an unticked checkbox sends nothing; "No answer" sends ""
+            return (False if field.required else None), None
         return (key in _TRUE, None) if key in _TRUE + _FALSE else (None, _YES_OR_NO)
     if field.type in ("integer", "number"):
         number, error = _read_number(text.strip(), whole=field.type == "integer")
@@ -1010,6 +1305,49 @@ def _read_form(field: Field, values: list[str], zone: ZoneInfo) -> tuple[Any, st
         except LocalTimeError as exc:
             return None, str(exc)
     return value, None
+
+
+def _read_files(field: Field, described: object) -> tuple[Any, str | None]:
+    """Read a file field's stored files (their descriptions): one, or a list for several."""
+    if not isinstance(described, list | tuple):
+        described = [described]
+    answers = []
+    for description in described:
+        if not _is_file_answer(description):
+            return None, _ATTACH
+        problem = file_problem(field, description)
+        if problem:
+            name = description["name"]
+            return None, f"{name}: {problem}" if field.multiple else problem
+        answers.append({key: description[key] for key in FILE_KEYS})
+    if not answers:
+        return None, None
+    if not field.multiple:
+        if len(answers) > 1:
+            return None, "Attach one file."
+        return answers[0], None
+    if field.max_items is not None and len(answers) > field.max_items:
+        return None, f"Attach at most {_plural(field.max_items, 'file')}."
+    if field.min_items is not None and len(answers) < field.min_items:
+        return None, f"Attach at least {_plural(field.min_items, 'file')}."
+    return answers, None
+
+
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def _is_file_answer(value: object) -> bool:
+    """Return whether a value is a file answer: {file, name, size, type, sha256}."""
+    if not isinstance(value, Mapping) or any(key not in value for key in FILE_KEYS):
+        return False
+    texts = all(isinstance(value[key], str) and value[key] for key in ("file", "name", "type"))
+    size = isinstance(value["size"], int) and not isinstance(value["size"], bool)
+    return (
+        texts
+        and size
+        and isinstance(value["sha256"], str)
+        and bool(_SHA256.fullmatch(value["sha256"]))
+    )
 
 
 def _read_number(text: str, *, whole: bool) -> tuple[int | float | None, str | None]:
@@ -1034,6 +1372,10 @@ def _read_typed(field: Field, value: object) -> tuple[Any, str | None]:
     if value is None:
         return None, None
     match field.type:
+        case "file":
+            if field.multiple and not isinstance(value, list):
+                return None, _ATTACH
+            return _read_files(field, value)
         case "boolean":
             return (value, None) if isinstance(value, bool) else (None, _YES_OR_NO)
         case "integer" | "number":
@@ -1102,7 +1444,30 @@ def _plural(count: int, noun: str) -> str:
 # Serialisation
 
 
+def _file_schema(field: Field) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {
+            "file": {"type": "string", "minLength": 1},
+            "name": {"type": "string", "minLength": 1},
+            "size": {"type": "integer", "minimum": 1, "maximum": field.max_size},
+            "type": {"type": "string", "minLength": 1},
+            "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+        },
+        "required": list(FILE_KEYS),
+        "additionalProperties": False,
+    }
+
+
 def _field_schema(field: Field) -> dict[str, Any]:
+    if field.type == "file" and not field.multiple:
+        return _file_schema(field)
+    if field.type == "file":
+        schema = {"type": "array", "items": _file_schema(field), "minItems": 1}
+        for attribute, keyword in (("min_items", "minItems"), ("max_items", "maxItems")):
+            if getattr(field, attribute) is not None:
+                schema[keyword] = getattr(field, attribute)
+        return schema
     values = [option.value for option in field.options or ()]
     if field.type == "array":
         schema = {"type": "array", "items": {"type": "string", "enum": values}, "uniqueItems": True}
@@ -1122,6 +1487,8 @@ def _field_to_dict(field: Field) -> dict[str, Any]:
     data = {item.name: getattr(field, item.name) for item in fields(field)}
     if field.options is not None:
         data["options"] = [_without_none(asdict(option)) for option in field.options]
+    if field.accept is not None:
+        data["accept"] = list(field.accept)
     return _without_none(data)
 
 
@@ -1129,6 +1496,8 @@ def _field_from_dict(data: dict[str, Any]) -> Field:
     data = {"title": None, "description": None, **data}
     if data.get("options") is not None:
         data["options"] = tuple(Option(**option) for option in data["options"])
+    if data.get("accept") is not None:
+        data["accept"] = tuple(data["accept"])
     return Field(**data)
 
 

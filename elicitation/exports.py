@@ -1,13 +1,16 @@
 """Export parts for analysis: CSV for spreadsheets, JSON Lines with the full envelopes.
 
-Both stream, so exporting every filtered part ("select all") does not build the file in memory.
+Both stream, so exporting every filtered part ("select all") does not build the file in memory:
+rows are read CHUNK at a time, as plain tuples, and written as they come.
 """
 
 import csv
 import json
 from collections.abc import Iterable, Iterator
-from datetime import datetime
+from datetime import datetime, timedelta
+from itertools import batched
 
+from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.http import StreamingHttpResponse
 from django.utils import timezone
@@ -38,39 +41,60 @@ CSV_COLUMNS = [
 # Cells a spreadsheet would run as a formula: agents and people wrote this text, not us.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 CHUNK = 2000
+LINES_PER_PIECE = 200
 
 
-def part_record(part: Part) -> dict:
-    """Return one part as a JSON Lines record: ids, timestamps, the request and the envelope."""
+# One query per CHUNK rows, each row a tuple of these columns: building model instances (a
+# part, its conversation, agent, owner and answerer) cost 1.4 ms a row, 23 s for 18,000 parts.
+COLUMNS = {
+    "part_id": "pk",
+    "conversation_id": "conversation_id",
+    "turn_id": "turn_id",
+    "call_index": "call_index",
+    "tool_call_id": "tool_call_id",
+    "tool_name": "tool_name",
+    "agent": "conversation__agent__slug",
+    "kind": "render_kind",
+    "intent": "intent",
+    "state": "state",
+    "payload": "payload",
+    "request": "normalized",
+    "response": "response",
+    "degraded_reason": "degraded_reason",
+    "answered_by": f"settled_by__{get_user_model().USERNAME_FIELD}",
+    "answer_time": "answer_time",
+    "created_at": "created_at",
+    "pushed_at": "pushed_at",
+    "settled_at": "settled_at",
+    "resumed_at": "resumed_at",
+}
+
+
+def part_record(row: dict) -> dict:
+    """Return one part (a row of COLUMNS) as a JSON Lines record: ids, timestamps, the request
+    and the envelope."""
+    payload = row["payload"]
+    message = payload.get("message") if isinstance(payload, dict) else None
     return {
-        "part_id": part.pk,
-        "conversation_id": part.conversation_id,
-        "turn_id": part.turn_id,
-        "call_index": part.call_index,
-        "tool_call_id": part.tool_call_id,
-        "tool_name": part.tool_name,
-        "agent": part.conversation.agent.slug,
-        "kind": part.render_kind,
-        "intent": part.intent,
-        "state": part.state,
-        "message": part.message,
-        "payload": part.payload,
-        "request": part.normalized,
-        "response": part.response,
-        "degraded_reason": part.degraded_reason,
-        "answered_by": part.settled_by.get_username() if part.settled_by else None,
-        "time_to_answer_seconds": _seconds(part),
-        "created_at": _timestamp(part.created_at),
-        "pushed_at": _timestamp(part.pushed_at),
-        "settled_at": _timestamp(part.settled_at),
-        "resumed_at": _timestamp(part.resumed_at),
+        **{key: row[key] for key in list(COLUMNS)[:10]},
+        "message": message if isinstance(message, str) else "",
+        "payload": payload,
+        "request": row["request"],
+        "response": row["response"],
+        "degraded_reason": row["degraded_reason"],
+        "answered_by": row["answered_by"],
+        "time_to_answer_seconds": _seconds(row["answer_time"]),
+        **{key: _timestamp(row[key]) for key in TIMES},
     }
+
+
+TIMES = ["created_at", "pushed_at", "settled_at", "resumed_at"]
 
 
 def export_jsonl(parts: QuerySet[Part]) -> StreamingHttpResponse:
     """Return the parts as JSON Lines, one record per line."""
-    lines = (json.dumps(part_record(part), ensure_ascii=False) + "\n" for part in _rows(parts))
-    return _download(lines, "application/jsonl", "jsonl")
+    lines = (json.dumps(part_record(row), ensure_ascii=False) + "\n" for row in _rows(parts))
+    return _download(_joined(lines), "application/jsonl", "jsonl")
 
 
 def export_csv(parts: QuerySet[Part]) -> StreamingHttpResponse:
@@ -79,12 +103,12 @@ def export_csv(parts: QuerySet[Part]) -> StreamingHttpResponse:
 
     def rows() -> Iterator[str]:
         yield writer.writerow(CSV_COLUMNS)
-        for part in _rows(parts):
-            record = part_record(part)
-            record["response"] = json.dumps(part.response, ensure_ascii=False)
+        for row in _rows(parts):
+            record = part_record(row)
+            record["response"] = json.dumps(row["response"], ensure_ascii=False)
             yield writer.writerow([_cell(record[column]) for column in CSV_COLUMNS])
 
-    return _download(rows(), "text/csv", "csv")
+    return _download(_joined(rows()), "text/csv", "csv")
 
 
 class _Echo:
@@ -92,9 +116,17 @@ class _Echo:
         return value
 
 
-def _rows(parts: QuerySet[Part]) -> Iterator[Part]:
-    queryset = with_answer_time(parts.select_related("conversation__agent", "settled_by"))
-    return queryset.order_by("created_at", "pk").iterator(chunk_size=CHUNK)
+def _joined(lines: Iterator[str]) -> Iterator[str]:
+    """Send lines a few hundred at a time: the response's cost per piece beats a line's own."""
+    for batch in batched(lines, LINES_PER_PIECE):
+        yield "".join(batch)
+
+
+def _rows(parts: QuerySet[Part]) -> Iterator[dict]:
+    queryset = with_answer_time(parts.order_by("created_at", "pk"))
+    keys, columns = list(COLUMNS), list(COLUMNS.values())
+    for values in queryset.values_list(*columns).iterator(chunk_size=CHUNK):
+        yield dict(zip(keys, values, strict=True))
 
 
 def _download(content: Iterable[str], content_type: str, extension: str) -> StreamingHttpResponse:
@@ -112,8 +144,7 @@ def _cell(value: object) -> object:
     return value
 
 
-def _seconds(part: Part) -> float | None:
-    duration = getattr(part, "answer_time", None)
+def _seconds(duration: timedelta | None) -> float | None:
     return None if duration is None else round(duration.total_seconds(), 3)
 
 

@@ -23,26 +23,39 @@ def part_context(
     disabled: bool = False,
     reply: str = "",
     notice: str = "",
+    preview_url: str = "",
+    corrected: bool = False,
 ) -> dict:
-    """Return the template context for a part in its current state."""
+    """Return the template context for a part in its current state.
+
+    An unsaved part (the workbench's preview) posts its answers to `preview_url`. A degraded
+    part the agent `corrected` (it asked again, and that could be shown) is folded away.
+    """
     kind = kind_for(part.render_kind, part.tool_name)
     known = kind is not None and part.state != Part.State.DEGRADED
-    stored = part.pk is not None  # a preview (the workbench) is not: its form goes nowhere
+    stored = part.pk is not None
     context = {
         "part": part,
-        "settle_url": reverse("settle_part", args=[part.pk]) if stored else "",
+        "settle_url": reverse("settle_part", args=[part.pk]) if stored else preview_url,
         "edit_url": reverse("edit_part", args=[part.pk]) if stored else "",
         "part_template": f"{kind.template}#{part.state}"
         if known
         else "elicitation/kinds/degraded.html#degraded",
         "kind_label": kind.label if kind else "Question from",
         "agent_name": part.conversation.agent.name,
+        "owner_name": part.conversation.owner.get_username(),
+        # A routed question's dates and times read in the owner's zone: it says so.
+        "has_times": any(
+            field.get("format") in ("date", "date-time")
+            for field in (part.normalized or {}).get("fields", [])
+        ),
         "errors": errors or {},
         "form_error": (errors or {}).get("", ""),
         "editing": editing,
         "disabled": disabled,
         "reply": reply,
         "notice": notice,
+        "corrected": corrected and part.state == Part.State.DEGRADED,
         "allows": set(part.allowed_actions or []),
         "zone": zone_of(part.conversation.owner),
         # The admin shows the part disabled, beside its own record of the payload and times.

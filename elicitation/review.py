@@ -1,14 +1,12 @@
 """The queries and numbers the admin review needs: time to answer, search, percentiles.
 
-Everything here runs the same on SQLite and PostgreSQL: JSON is searched as text and
-percentiles are computed in Python over the durations of the chosen range.
+Everything here runs the same on SQLite and PostgreSQL: search reads a column kept with each
+part, and percentiles are computed in Python over the durations of the chosen range.
 """
 
-import json
 from datetime import timedelta
 
-from django.db.models import Case, DurationField, F, Q, QuerySet, TextField, When
-from django.db.models.functions import Cast
+from django.db.models import Case, DurationField, F, Q, QuerySet, When
 from django.utils.text import smart_split, unescape_string_literal
 
 from elicitation.kinds import KINDS
@@ -41,20 +39,13 @@ def with_answer_time(queryset: QuerySet[Part]) -> QuerySet[Part]:
 def search(queryset: QuerySet[Part], term: str) -> QuerySet[Part]:
     """Return the parts whose question, field titles, answer or degraded reason hold every word.
 
-    Quoted phrases count as one word. JSON columns are matched as text; SQLite stores them with
-    non-ASCII characters escaped (\\u00e9), so each word is also tried in that spelling.
+    Quoted phrases count as one word. The words are matched against the part's search column
+    (kept lower-cased with the part) and its conversation's title.
     """
-    queryset = queryset.annotate(
-        _payload_text=Cast("payload", TextField()),
-        _request_text=Cast("normalized", TextField()),
-        _response_text=Cast("response", TextField()),
-    )
     for word in _words(term):
-        matches = Q(degraded_reason__icontains=word) | Q(conversation__title__icontains=word)
-        for spelling in {word, json.dumps(word)[1:-1]}:
-            for column in ("_payload_text", "_request_text", "_response_text"):
-                matches |= Q(**{f"{column}__icontains": spelling})
-        queryset = queryset.filter(matches)
+        queryset = queryset.filter(
+            Q(search_text__contains=word.lower()) | Q(conversation__title__icontains=word)
+        )
     return queryset
 
 

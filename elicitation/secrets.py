@@ -4,8 +4,9 @@ Pure Python (no Django). The contract uses it to refuse forms that ask for secre
 redact answers; the chat and the onboarding wizard use it to redact messages.
 
 - `is_secret_name(text)`: whether a property name or title asks for a secret. Judged by words:
-  "authToken", "client_secret", "API Key" and "private_key" do; "max_tokens" (a count),
-  "secretary" and "passport" do not.
+  "authToken", "client_secret", "API Key", "private_key", "credit_card_number", "cvv", "PIN"
+  and "otp" do; "max_tokens" (a count), "secretary", "passport", "pinned" and "shipping" do
+  not.
 - `redact_secrets(text)`: the text with secret-looking values replaced by "[redacted]", and
   whether any were found. What counts as one:
   - token shapes that are secrets wherever they appear: `sk-…`, `sk_live_…`, `ghp_…`,
@@ -20,6 +21,7 @@ redact answers; the chat and the onboarding wizard use it to redact messages.
 """
 
 import re
+from itertools import pairwise
 
 __all__ = ["REDACTED", "is_secret_name", "redact_secrets"]
 
@@ -39,14 +41,21 @@ _SECRET_NAME_PARTS = (
 )
 
 
+# Whole words only: "pin" and "otp" are secrets, "pinned" and "shipping" are not.
+_SECRET_NAME_WORDS = frozenset({"cvv", "cvc", "cvv2", "cvc2", "pin", "otp", "cardnumber"})
+
+
 def is_secret_name(text: str) -> bool:
     """Return whether a property name or title asks for a secret."""
     words = [word.lower() for word in _NAME_WORD.findall(text)]
     joined = "".join(words)
     # Whole words for token/secret: "authToken" and "client_secret" are secrets,
     # "max_tokens" (a count) and "secretary" are not.
-    return any(part in joined for part in _SECRET_NAME_PARTS) or any(
-        word.endswith(("token", "secret")) or word == "secrets" for word in words
+    return (
+        any(part in joined for part in _SECRET_NAME_PARTS)
+        or any(word.endswith(("token", "secret")) or word == "secrets" for word in words)
+        or any(word in _SECRET_NAME_WORDS for word in words)
+        or ("card", "number") in pairwise(words)
     )
 
 

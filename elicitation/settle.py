@@ -6,8 +6,9 @@ from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
-from elicitation.models import Part
+from elicitation.models import Part, searchable_text
 from elicitation.rendering import render_part_html
+from elicitation.uploads import claim, discard_unsent
 
 # Sent inside the winning settlement's transaction, with `part`: the runtime queues the run
 # there, so the answer and the resumption commit together or not at all.
@@ -30,14 +31,19 @@ def settle_part(part: Part, envelope: dict, *, user=None) -> str | None:
     None when another settlement won first; `part` is then left as it was.
     """
     state, now = STATE_FOR_ACTION[envelope["action"]], timezone.now()
+    settled = Part(payload=part.payload, normalized=part.normalized, response=envelope)
+    words = searchable_text(settled)
     with transaction.atomic():
         won = Part.objects.filter(pk=part.pk, state=Part.State.PENDING).update(
-            state=state, response=envelope, settled_at=now, settled_by=user
+            state=state, response=envelope, settled_at=now, settled_by=user, search_text=words
         )
         if not won:
             return None
         part.state, part.response, part.settled_at, part.settled_by = state, envelope, now, user
+        part.search_text = words
+        claim(part, envelope)  # the files this answer carries; any other upload goes
         part_settling.send(Part, part=part)
     html = render_part_html(part)
+    transaction.on_commit(partial(discard_unsent, part))
     transaction.on_commit(partial(part_settled.send, Part, part=part, html=html))
     return html

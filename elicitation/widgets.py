@@ -11,14 +11,18 @@ from fractions import Fraction
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from elicitation.contract import ElicitationRequest, Field, multiple_of_message
+from django.urls import reverse
+
+from elicitation.contract import ElicitationRequest, Field, multiple_of_message, size_text
 from elicitation.local_time import readable, to_local
-from elicitation.models import Part
+from elicitation.models import AnswerFile, Part
 
 INPUT_PREFIX = "answer."
 RADIO_LIMIT = 5  # single select: radio buttons up to this many options, a select above
 CHECKBOX_LIMIT = 8  # multi-select: checkboxes up to this many options, a multi-select above
 MULTI_CONTROLS = ("checkboxes", "multiselect")
+# An optional boolean without a default: Yes / No / No answer, so leaving it is no answer.
+YES_NO_CHOICES = (("true", "Yes"), ("false", "No"), ("", "No answer"))
 # An answer longer than this is collapsed in its chip behind "Show all".
 LONG_ANSWER_CHARS = 300
 LONG_ANSWER_LINES = 6
@@ -34,18 +38,43 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class FileLink:
+    """One attached file as a form or chip shows it: a download link, and a preview image
+    for a raster image that decoded."""
+
+    id: str
+    name: str
+    size: str
+    type: str
+    url: str
+    preview_url: str = ""
+
+    @classmethod
+    def of(cls, item: AnswerFile) -> "FileLink":
+        preview = reverse("answer_file_preview", args=[item.pk.hex]) if item.preview_as else ""
+        url = reverse("answer_file", args=[item.pk.hex])
+        return cls(item.pk.hex, item.name, size_text(item.size), item.content_type, url, preview)
+
+
+@dataclass(frozen=True)
 class Widget:
     field: Field
     control: str
     input_name: str
     dom_id: str
-    value: Any  # str for single values, list[str] for multi-select, bool for a checkbox
+    value: Any  # str for single values and yes/no, list[str] for multi-select, bool for a box
     error: str = ""
     zone: str = "UTC"  # the IANA zone a date-time picker's value is in
     # Only where the form's fields depend on each other (a config card's Edit): the control
     # values this field applies to as JSON, and whether it applies to the current ones.
     show_when: str = ""
     applies: bool = True
+    kept: tuple[FileLink, ...] = ()  # a file field's uploads kept from a refused try
+
+    @property
+    def accept(self) -> str:
+        """Return a file input's `accept` attribute (a hint to the picker; content decides)."""
+        return ",".join(self.field.accept or ())
 
     @property
     def step(self) -> str:
@@ -98,6 +127,11 @@ class Widget:
     def choices(self) -> list[Choice]:
         """Return the options with whether each is chosen."""
         chosen = self.value if isinstance(self.value, list) else [self.value]
+        if self.control == "yesno":
+            return [
+                Choice(value, label, None, f"{self.dom_id}-{index}", value in chosen)
+                for index, (value, label) in enumerate(YES_NO_CHOICES)
+            ]
         return [
             Choice(
                 str(option.value),  # a number option is sent back as its text
@@ -112,8 +146,11 @@ class Widget:
 
 def control_for(field: Field) -> str:
     """Return the form control a field is shown with."""
+    if field.type == "file":
+        return "file"
     if field.type == "boolean":
-        return "checkbox"
+        # Unticked is an answer (false) only where the person must answer or sees a default.
+        return "checkbox" if field.required or field.default is not None else "yesno"
     if field.type == "array":
         return "checkboxes" if len(field.options or ()) <= CHECKBOX_LIMIT else "multiselect"
     if field.options is not None:
@@ -131,6 +168,8 @@ def control_for(field: Field) -> str:
 
 def constraint_hint(field: Field, control: str) -> str:
     """Return a field's limits as a sentence ("Choose 1 to 3."), or "" when it has none."""
+    if field.type == "file":
+        return file_hint(field)
     if field.type == "array":
         # A maximum of at least every option is no limit at all.
         high = field.max_items if (field.max_items or 0) < len(field.options or ()) else None
@@ -144,6 +183,40 @@ def constraint_hint(field: Field, control: str) -> str:
         # A maximum alone needs no words: the input stops at it.
         return _range("Use", field.min_length, field.max_length, " characters", counts=True)
     return ""
+
+
+# How the picker's hint names accepted types; any other is named by its MIME type.
+TYPE_WORDS = {
+    "text/plain": "text files",
+    "text/*": "text files",
+    "text/csv": "CSV files",
+    "text/markdown": "Markdown files",
+    "application/json": "JSON files",
+    "image/*": "images",
+    "image/png": "PNG images",
+    "image/jpeg": "JPEG images",
+    "image/gif": "GIF images",
+    "image/webp": "WebP images",
+    "application/pdf": "PDFs",
+    "application/zip": "ZIP archives",
+    "application/gzip": "gzip archives",
+}
+
+
+def file_hint(field: Field) -> str:
+    """Return a file field's limits: "Up to 2 KB. Text files only." or "Attach at most 3
+    files, each up to 10 MB. Images only."."""
+    size = size_text(field.max_size or 0)
+    if field.multiple:
+        count = _range("Attach", field.min_items, field.max_items, " files", counts=True)
+        hint = f"{count} Each file up to {size}." if count else f"Each file up to {size}."
+    else:
+        hint = f"Up to {size}."
+    if not field.accept:
+        return f"{hint} Any type."
+    words = [TYPE_WORDS.get(kind, f"{kind} files") for kind in field.accept]
+    kinds = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+    return f"{hint} {kinds[0].upper()}{kinds[1:]} only."
 
 
 def _number_hint(field: Field) -> str:
@@ -237,16 +310,25 @@ def build_widgets(
     errors: dict[str, str] | None = None,
     *,
     zone: ZoneInfo,
+    files: dict[str, AnswerFile] | None = None,
 ) -> list[Widget]:
     """Return a widget per field, seeded by what was submitted, else the prefill or defaults.
 
-    A date-time default or prefill is shown in `zone`, the owner's.
+    A date-time default or prefill is shown in `zone`, the owner's. `files` are the uploads
+    the submitted values of file fields name (kept from a refused try).
     """
     prefill = part.value if isinstance(part.value, dict) else {}
     widgets = []
     for field in request.fields:
         control = control_for(field)
-        if submitted is not None:
+        kept: tuple[FileLink, ...] = ()
+        if control == "file":
+            ids = (submitted or {}).get(field.name, [])
+            found = [files[value] for value in ids if value in (files or {})]
+            kept = tuple(FileLink.of(item) for item in found if item.part_id == part.pk)
+        if control == "file":
+            value: Any = ""
+        elif submitted is not None:
             value: Any = _from_submitted(control, submitted.get(field.name, []))
         else:
             value = _initial(control, prefill.get(field.name, field.default), zone)
@@ -255,10 +337,11 @@ def build_widgets(
                 field=field,
                 control=control,
                 input_name=INPUT_PREFIX + field.name,
-                dom_id=f"part-{part.pk}-{field.name}",
+                dom_id=f"{part.dom_id}-{field.name}",
                 value=value,
                 error=(errors or {}).get(field.name, ""),
                 zone=zone.key,
+                kept=kept,
             )
         )
     return widgets
@@ -278,6 +361,8 @@ def _initial(control: str, value: Any, zone: ZoneInfo) -> Any:
         return [str(v) for v in value] if isinstance(value, list) else []
     if control == "checkbox":
         return value is True
+    if control == "yesno":
+        return {True: "true", False: "false"}.get(value, "") if isinstance(value, bool) else ""
     if value is None:
         return ""
     if control == "datetime-local" and isinstance(value, str):
@@ -294,6 +379,7 @@ class AnswerRow:
     redacted: bool = False
     style: str = ""  # "code" or "multiline": whitespace is kept
     exact: str = ""  # a date or date-time as sent, for `<time datetime>`
+    files: tuple[FileLink, ...] = ()  # a file field's attached files
 
     @property
     def is_long(self) -> bool:
@@ -307,7 +393,12 @@ class AnswerRow:
 
 
 def answer_rows(
-    request: ElicitationRequest, content: dict, redacted: Collection[str] = (), *, zone: ZoneInfo
+    request: ElicitationRequest,
+    content: dict,
+    redacted: Collection[str] = (),
+    *,
+    zone: ZoneInfo,
+    files: dict[str, AnswerFile] | None = None,
 ) -> list[AnswerRow]:
     """Return each answered field as people read it.
 
@@ -322,6 +413,9 @@ def answer_rows(
         value = content[field.name]
         labels = {option.value: option.label for option in field.options or ()}
         row = AnswerRow(field.label, "", field.name in redacted)
+        if field.type == "file":
+            rows.append(_file_row(row, value, files or {}))
+            continue
         if isinstance(value, bool):
             row = replace(row, text="Yes" if value else "No")
         elif isinstance(value, list):
@@ -339,3 +433,19 @@ def answer_rows(
             row = replace(row, text=labels.get(value, str(value)))
         rows.append(row)
     return rows
+
+
+def _file_row(row: AnswerRow, value: Any, files: dict[str, AnswerFile]) -> AnswerRow:
+    """Return a file field's answer: its files as links (a removed file by its name only)."""
+    links = []
+    for item in value if isinstance(value, list) else [value]:
+        if not isinstance(item, dict):
+            continue
+        found = files.get(str(item.get("file")))
+        if found is not None:
+            links.append(FileLink.of(found))
+        else:
+            size = size_text(item["size"]) if isinstance(item.get("size"), int) else ""
+            name, kind = str(item.get("name", "file")), str(item.get("type", ""))
+            links.append(FileLink("", name, size, kind, ""))
+    return replace(row, text=", ".join(link.name for link in links), files=tuple(links))

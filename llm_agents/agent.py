@@ -12,7 +12,9 @@ async def llm_agent(ctx, message: str) -> None:
     config = ctx.config
     provider = providers.find(config.get("provider", ""), config.get("model", ""))
     model = providers.build_model(provider, config["model"])
-    await run_llm_turn(ctx, model, provider_label=provider.describe())
+    await run_llm_turn(
+        ctx, model, provider_label=provider.describe(), provider_address=provider.address
+    )
 
 
 def configure_from_wizard(config: dict, choice: str) -> dict:

@@ -12,6 +12,8 @@ from pydantic_ai.models import Model
 
 OPENAI_COMPATIBLE = "openai"
 ANTHROPIC = "anthropic"
+# The name agents store for the LLM_BASE_URL server (kept: existing agents name it).
+SHORTHAND = "default"
 
 SETUP_HELP = (
     "No model is configured. Set LLM_BASE_URL and LLM_MODELS (and LLM_API_KEY if the server "
@@ -30,8 +32,25 @@ class Provider:
     api_key: str = field(default="", repr=False)  # never shown, logged or stored
 
     def describe(self) -> str:
-        """Return how a person recognises this provider in a message: name and address."""
-        return f'"{self.name}" ({self.base_url or "api.anthropic.com"})'
+        """Return the provider as the README names it: a declared provider by its name, the
+        shorthands as what they are. Never its address: chat users read this."""
+        if self.name == SHORTHAND and self.kind == OPENAI_COMPATIBLE:
+            return "The OpenAI-compatible server (LLM_BASE_URL)"
+        if self.name == ANTHROPIC and self.kind == ANTHROPIC:
+            return "Anthropic"
+        return f'The model provider "{self.name}"'
+
+    @property
+    def label(self) -> str:
+        """Return the provider's name in a list of models."""
+        if self.name == SHORTHAND and self.kind == OPENAI_COMPATIBLE:
+            return "OpenAI-compatible server"
+        return "Anthropic" if self.name == ANTHROPIC and self.kind == ANTHROPIC else self.name
+
+    @property
+    def address(self) -> str:
+        """Return where its requests go (for staff: the admin's turn page, not the chat)."""
+        return self.base_url or "https://api.anthropic.com"
 
 
 class ProviderConfigError(ValueError):
@@ -44,7 +63,7 @@ def configured_providers() -> list[Provider]:
     if settings.LLM_BASE_URL and settings.LLM_MODELS:
         providers.append(
             Provider(
-                name="default",
+                name=SHORTHAND,
                 kind=OPENAI_COMPATIBLE,
                 models=list(settings.LLM_MODELS),
                 base_url=settings.LLM_BASE_URL,
@@ -81,7 +100,7 @@ def _from_declaration(item: dict) -> Provider:
 def choices() -> list[tuple[str, str]]:
     """Return the (value, label) pairs of every configured model, value "provider/model"."""
     return [
-        (f"{provider.name}/{model}", f"{model} ({provider.name})")
+        (f"{provider.name}/{model}", f"{model} ({provider.label})")
         for provider in configured_providers()
         for model in provider.models
     ]
@@ -100,19 +119,21 @@ def find(provider_name: str, model_name: str) -> Provider:
 
 def build_model(provider: Provider, model_name: str) -> Model:
     """Return the library's model for one of a provider's models, with bounded retries."""
-    # The client libraries are imported here, when a model is first used: at the top they
-    # added 1.9 s to the start of every process (`make run`, each worker, each manage.py).
-    from anthropic import AsyncAnthropic
-    from openai import AsyncOpenAI
-    from pydantic_ai.models.anthropic import AnthropicModel
-    from pydantic_ai.models.openai import OpenAIChatModel
-    from pydantic_ai.providers.anthropic import AnthropicProvider
-    from pydantic_ai.providers.openai import OpenAIProvider
-
+    # Each client library is imported here, when a model of its kind is first used, and only
+    # that kind's: at the top they added 1.9 s to the start of every process, and importing
+    # Anthropic's for an OpenAI-compatible server added 4.6 s to the first message.
     limits = {"max_retries": settings.LLM_MAX_RETRIES, "timeout": settings.LLM_TIMEOUT_SECONDS}
     if provider.kind == ANTHROPIC:
+        from anthropic import AsyncAnthropic
+        from pydantic_ai.models.anthropic import AnthropicModel
+        from pydantic_ai.providers.anthropic import AnthropicProvider
+
         client = AsyncAnthropic(api_key=provider.api_key, **limits)
         return AnthropicModel(model_name, provider=AnthropicProvider(anthropic_client=client))
+    from openai import AsyncOpenAI
+    from pydantic_ai.models.openai import OpenAIChatModel
+    from pydantic_ai.providers.openai import OpenAIProvider
+
     # Local servers take any key, and the client insists on one.
     client = AsyncOpenAI(
         base_url=provider.base_url, api_key=provider.api_key or "not-needed", **limits

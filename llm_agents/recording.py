@@ -3,8 +3,9 @@
 `RecordedModel` wraps the provider's model. A request that was recorded returns its recorded
 response (serialised with the library's own `ModelMessagesTypeAdapter`), so a replay after an
 answer or a restart never calls the model again; only a request without a record goes out. While
-it streams, the reply so far is stored on the turn and pushed to the open tabs, at most every
-LIVE_TEXT_SECONDS: a reload or a reconnect shows the text so far.
+it streams, the reply so far is stored on the turn and pushed to the open tabs: the first words
+as they arrive, then at most every LIVE_TEXT_SECONDS. A reload or a reconnect shows the text so
+far.
 """
 
 import asyncio
@@ -39,10 +40,14 @@ class LiveText:
         self.pushed: tuple[str, bool] | None = None
 
     async def update(self, text: str) -> None:
-        """Show the reply so far, at most every LIVE_TEXT_SECONDS (and look for a Stop at
-        least every STOP_CHECK_SECONDS, even while the model is silent)."""
+        """Show the reply so far: the first words at once, then at most every
+        LIVE_TEXT_SECONDS (and look for a Stop at least every STOP_CHECK_SECONDS, even while
+        the model is silent)."""
         since = time.monotonic() - self.shown_at
-        if since >= LIVE_TEXT_SECONDS and (text != self.text or since >= STOP_CHECK_SECONDS):
+        first_words = text and not self.text
+        if first_words or (
+            since >= LIVE_TEXT_SECONDS and (text != self.text or since >= STOP_CHECK_SECONDS)
+        ):
             await self.show(text)
 
     async def show(self, text: str, *, thinking: bool = True) -> None:

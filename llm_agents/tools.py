@@ -1,4 +1,5 @@
-"""The tools an LLM agent's model can call: `request_input`, and the toolsets a deployment adds.
+"""The tools an LLM agent's model can call: `request_input`, `request_connection` (where the
+deployment declares services), and the toolsets a deployment adds.
 
 `request_input` is a deferred tool: a payload the contract accepts ends the model's run with a
 question (`CallDeferred`), which the turn shows as a form; one it cannot show is answered at
@@ -6,6 +7,10 @@ once with the degradation text, so the model can correct it. Tools of registered
 as recorded steps of the turn (a replay never runs them twice); MCP servers' tools go through
 our bridge, which records its own round trips. Tools marked destructive ask for approval
 first (`ApprovalRequired`), through the approval card.
+
+`request_connection` is deferred the same way and shown as a `connection` card: the person
+types the credential (or signs in) in the vault's own form, and the model gets the reference
+only (`{"action": "accept", "content": {"connection", "service", "label"}}`), never a value.
 """
 
 from collections.abc import Callable
@@ -15,6 +20,7 @@ from pydantic_ai import CallDeferred, RunContext, Tool
 from pydantic_ai.toolsets import AbstractToolset, ApprovalRequiredToolset, WrapperToolset
 from pydantic_ai.toolsets.abstract import ToolsetTool
 
+from connections import services
 from elicitation import contract
 from llm_agents.mcp_tools import mcp_toolsets
 from playground.runtime import TurnContext
@@ -59,6 +65,36 @@ async def request_input(
 REQUEST_INPUT_TOOL = Tool(
     request_input, name=REQUEST_INPUT, description=REQUEST_INPUT_DESCRIPTION, takes_ctx=True
 )
+
+
+REQUEST_CONNECTION = "request_connection"
+
+
+async def request_connection(ctx: RunContext[TurnContext], service: str, reason: str = "") -> str:
+    """Defer asking for a declared service's connection; say at once when it is not declared."""
+    try:
+        services.get(service)
+    except (services.UnknownServiceError, services.ServicesFileError) as error:
+        return str(error)
+    raise CallDeferred(kind="question")  # (answered by the card, as request_input is)
+
+
+def request_connection_tool(declared: dict[str, services.Service]) -> Tool | None:
+    """Return the `request_connection` tool naming the declared services, or None if none."""
+    if not declared:
+        return None
+    names = ", ".join(f"{name} ({service.title})" for name, service in declared.items())
+    description = (
+        "Ask the person to connect one of their accounts, shown to them as a card where they "
+        "enter the credential or sign in; you never see it. Services: "
+        f"{names}. `reason` says why you need it. The result is "
+        '{"action": "accept", "content": {"connection": "<id>", "service": ..., "label": ...}} '
+        'or {"action": "decline"} / {"action": "cancel"} (respect these: do not ask again at '
+        "once). Never ask for a password, token or key any other way."
+    )
+    return Tool(
+        request_connection, name=REQUEST_CONNECTION, description=description, takes_ctx=True
+    )
 
 
 # --- toolsets a deployment adds ---------------------------------------------------------------

@@ -8,6 +8,7 @@ recorded step, so nothing outside is called twice. The message history at the en
 recorded too: the next turn of the conversation starts from it.
 """
 
+from asgiref.sync import sync_to_async
 from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults, ToolDenied
 from pydantic_ai.exceptions import (
     ModelAPIError,
@@ -19,20 +20,31 @@ from pydantic_ai.messages import ModelMessage, ModelMessagesTypeAdapter, ModelRe
 from pydantic_ai.models import Model
 from pydantic_ai.tool_manager import ToolManager
 
+from connections import services
 from llm_agents.recording import RecordedModel, dump_messages
-from llm_agents.tools import REQUEST_INPUT_TOOL, toolsets_for
+from llm_agents.tools import (
+    REQUEST_CONNECTION,
+    REQUEST_INPUT_TOOL,
+    request_connection_tool,
+    toolsets_for,
+)
 from playground.models import Step, Turn
-from playground.runtime import TurnContext
+from playground.runtime import ExplainedFault, TurnContext
 
 HISTORY_STEP = "message history after the turn"
 
 
-class ProviderError(Exception):
+class ProviderError(ExplainedFault):
     """The model provider failed in a way the person can act on; the message says how."""
 
 
-async def run_llm_turn(ctx: TurnContext, model: Model, *, provider_label: str) -> None:
-    """Answer the person's message with the model, asking through forms when it calls for one."""
+async def run_llm_turn(
+    ctx: TurnContext, model: Model, *, provider_label: str, provider_address: str = ""
+) -> None:
+    """Answer the person's message with the model, asking through forms when it calls for one.
+
+    `provider_label` names the provider in what the person reads ("Anthropic"); the address
+    goes only to the admin's turn page, for staff."""
     config = ctx.config
     history = ModelMessagesTypeAdapter.validate_python(
         await ctx.step("message history before the turn", _history_before, ctx.turn.pk)
@@ -44,7 +56,7 @@ async def run_llm_turn(ctx: TurnContext, model: Model, *, provider_label: str) -
         instructions=config.get("instructions") or None,
         model_settings=settings,
         deps_type=TurnContext,
-        tools=[REQUEST_INPUT_TOOL],
+        tools=[tool for tool in (REQUEST_INPUT_TOOL, await _connection_tool()) if tool],
         toolsets=await toolsets_for(ctx, config),
     )
     prompt, answers, messages = ctx.message, None, history
@@ -56,7 +68,10 @@ async def run_llm_turn(ctx: TurnContext, model: Model, *, provider_label: str) -
                     prompt, message_history=messages, deferred_tool_results=answers, deps=ctx
                 )
         except (ModelAPIError, UnexpectedModelBehavior) as error:
-            raise ProviderError(explain(error, provider_label)) from error
+            fault = ProviderError(explain(error, provider_label))
+            if provider_address:
+                fault.add_note(f"Provider address: {provider_address}")
+            raise fault from error
         messages = result.all_messages()
         await _record_usage(ctx.turn, messages[len(history) :])
         if not isinstance(result.output, DeferredToolRequests):
@@ -80,6 +95,12 @@ async def ask_the_person(ctx: TurnContext, requests: DeferredToolRequests) -> De
         )
     for call in requests.calls:
         args = call.args_as_dict()
+        if call.tool_name == REQUEST_CONNECTION:
+            response = await ctx.request_connection(
+                str(args.get("service", "")), reason=str(args.get("reason") or "") or None
+            )
+            answers.calls[call.tool_call_id] = response.envelope  # a reference, never a value
+            continue
         response = await ctx.elicit(
             str(args.get("message", "")), args.get("requestedSchema"), id=call.tool_call_id
         )
@@ -87,9 +108,17 @@ async def ask_the_person(ctx: TurnContext, requests: DeferredToolRequests) -> De
     return answers
 
 
+async def _connection_tool():
+    try:
+        declared = await sync_to_async(services.load)()
+    except services.ServicesFileError:
+        declared = {}  # (the Connections page says what is wrong with the file)
+    return request_connection_tool(declared)
+
+
 def explain(error: Exception, provider_label: str) -> str:
     """Return what went wrong with the provider and what the person can do about it."""
-    who = f"The model provider {provider_label}"
+    who = provider_label
     if isinstance(error, ModelHTTPError):
         status = error.status_code
         if status in (401, 403):

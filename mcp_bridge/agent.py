@@ -5,20 +5,27 @@ Every configured server is an Agent row of kind "mcp" whose config names the ser
 (see `catalog`); nothing else about the server is stored.
 """
 
+import difflib
 import json
 import re
 
 from asgiref.sync import sync_to_async
 
+from connections.services import ServicesFileError, UnknownServiceError
+from elicitation import contract
+from elicitation.models import Part
+from elicitation.settle import settle_part
 from mcp_bridge import servers
 from mcp_bridge.calls import call_tool, list_tools
 from mcp_bridge.catalog import KIND
 from mcp_bridge.connection import describe_error
+from mcp_bridge.credentials import with_person_credential
 from mcp_bridge.results import show_outcome
 from mcp_bridge.tool_forms import ask_arguments, check_json_arguments
 from playground.agents import agent
 from playground.runtime import TurnContext
 
+PICK_INTENT = "mcp_pick_tool"
 DIRECT_CALL = re.compile(r"^\s*([A-Za-z0-9_.\-/]+)\s*(\{.*\})?\s*$", re.DOTALL)
 
 
@@ -51,11 +58,26 @@ async def mcp_server(ctx: TurnContext, message: str) -> None:
     if not await sync_to_async(server.allows)(ctx.user):
         await ctx.report_error(f"You are not in a group allowed to use {server.display_name}.")
         return
-    listed = await ctx.step(f"{server.name}: tools/list", _listed_tools, server)
+    try:
+        personal = await with_person_credential(ctx, server)
+    except (UnknownServiceError, ServicesFileError) as error:
+        await ctx.report_error(str(error))
+        return
+    if personal is None:
+        await ctx.say(f"Not connected, so {server.display_name} was not called.")
+        return
+    server = personal
+    await _close_earlier_pickers(ctx)
+    listed = await ctx.step(
+        f"{server.name}: tools/list", _listed_tools, server, ctx.conversation.pk
+    )
     if "error" in listed:
         await ctx.report_error(listed["error"])
         return
     tools = {tool["name"]: tool for tool in listed["tools"]}
+    if unknown := _unknown_tool(message, tools):
+        await ctx.report_error(_no_such_tool(server, unknown, tools))
+        return
     call = await _direct_call(ctx, message, tools) or await _picked_call(ctx, server, tools)
     if call is None:
         return
@@ -71,11 +93,43 @@ async def mcp_server(ctx: TurnContext, message: str) -> None:
     await show_outcome(ctx, name, outcome)
 
 
-async def _listed_tools(server: servers.ServerConfig) -> dict:
+async def _listed_tools(server: servers.ServerConfig, conversation_id: int) -> dict:
     try:
-        return {"tools": await list_tools(server)}
+        return {"tools": await list_tools(server, conversation_id)}
     except Exception as error:
         return {"error": describe_error(server, error)}
+
+
+async def _close_earlier_pickers(ctx: TurnContext) -> None:
+    """A new message answers an earlier turn's "Which tool?": it is cancelled, not left waiting
+    (a direct call, or the tools shown again with a picker of their own)."""
+    earlier = Part.objects.filter(
+        conversation=ctx.conversation, intent=PICK_INTENT, state=Part.State.PENDING
+    )
+    async for part in earlier.filter(turn__pk__lt=ctx.turn.pk):
+        await sync_to_async(settle_part)(part, contract.cancel())
+
+
+def _unknown_tool(message: str, tools: dict) -> str:
+    """Return the tool name `message` asks for when the server has no such tool, else "".
+
+    A message that only chats ("hi") shows the tools; one that names a tool (with arguments,
+    punctuation of a tool name, or close to a real name) is told there is no such tool.
+    """
+    match = DIRECT_CALL.match(message)
+    if match is None or match[1] in tools:
+        return ""
+    name = match[1]
+    if match[2] or re.search(r"[_.\-/]", name) or difflib.get_close_matches(name, tools):
+        return name
+    return ""
+
+
+def _no_such_tool(server: servers.ServerConfig, name: str, tools: dict) -> str:
+    closest = difflib.get_close_matches(name, tools, n=3)
+    if closest:
+        return f"{server.display_name} has no tool named {name}. Closest: {', '.join(closest)}."
+    return f"{server.display_name} has no tool named {name}. Say anything else to see its tools."
 
 
 async def _direct_call(ctx: TurnContext, message: str, tools: dict) -> tuple[str, dict] | None:
@@ -119,6 +173,7 @@ async def _picked_call(ctx, server, tools: dict) -> tuple[str, dict] | None:
             "required": ["tool"],
         },
         allowed_actions=["accept"],
+        intent=PICK_INTENT,
     )
     if not picked.accepted:
         return None

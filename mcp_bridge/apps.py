@@ -13,6 +13,9 @@ class McpBridgeConfig(AppConfig):
         from mcp_bridge import agent  # noqa: F401  (registers the bridge as an agent kind)
         from mcp_bridge.calls import wake_session
         from mcp_bridge.catalog import sync_agents_after_migrate
+        from mcp_bridge.reload import watch_servers_file
+        from playground.startup import run_at_start
 
         part_settled.connect(wake_session, dispatch_uid="mcp-wake-held-session")
         post_migrate.connect(sync_agents_after_migrate, sender=self)
+        run_at_start(watch_servers_file)  # the servers file, reloaded when it changes

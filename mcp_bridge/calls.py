@@ -6,7 +6,8 @@ so a replay never calls the server again for a round it already made.
 
 Durable on 2026-07-28 servers: a round that returns `InputRequiredResult` is recorded, its
 questions become parts, and the run suspends holding nothing. After the answers the next round
-opens a fresh connection with `input_responses` + `request_state`. When the server no longer
+sends `input_responses` + `request_state` on the conversation's live session (`sessions`; a
+new one if it has closed meanwhile). When the server no longer
 accepts that state (a new stdio process, a restart, an expired seal) the tool is called again
 from the start and the questions it asks again are answered from the recorded answers (matched
 by a digest of message and schema): the server re-runs its tool up to the question.
@@ -14,7 +15,17 @@ by a digest of message and schema): the server re-runs its tool up to the questi
 Legacy servers push `elicitation/create` on a live session: the session is held while the
 question waits (up to the server's `hold_minutes`), the runner waiting on the part's channel
 group. On timeout, a crash of the server or a restart of the playground the question is
-cancelled with a note saying why, and the call reports the failure.
+cancelled with a note saying why, and the call reports the failure. While it waits the status
+line says the question waits (not that the agent works), and the part records when the session
+delivered its answer (the admin timeline's "Agent resumed").
+
+A -32042 (URL elicitation required) is answered like the Inspector does: the pages are opened,
+then the call is made again on the same live session, where the server recognises the retry.
+
+With `protocol = "auto"` a server is first spoken to in 2026-07-28 when it speaks it; if its tool
+pushes `elicitation/create` anyway (the SDK's "no back-channel" error, and only that error, since
+calling again re-runs the tool) the call is made again on a legacy session, and this server's
+connections are legacy sessions from then on (see `connection.learn_legacy`).
 """
 
 import hashlib
@@ -23,11 +34,12 @@ import math
 
 import anyio
 from asgiref.sync import sync_to_async
+from django.utils import timezone
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
+    CONNECTION_CLOSED,
     INVALID_PARAMS,
     URL_ELICITATION_REQUIRED,
-    ElicitCompleteNotification,
     ElicitResult,
     ErrorData,
     InputRequiredResult,
@@ -37,9 +49,20 @@ from elicitation import contract, mcp_wire
 from elicitation.kinds import url_wait
 from elicitation.models import Part
 from elicitation.settle import settle_part
-from mcp_bridge.connection import connect, describe_error, root_cause, timed_out
+from mcp_bridge.connection import (
+    describe_error,
+    learn_legacy,
+    needs_back_channel,
+    protocol_for,
+    root_cause,
+    timed_out,
+)
 from mcp_bridge.servers import ServerConfig
+from mcp_bridge.sessions import session
+from mcp_bridge.tool_forms import drop_generated_title
+from playground.fragments import render_status
 from playground.part_waiting import announce_settled, part_group, wait_in_group
+from playground.push import push_html
 from playground.runtime import Response, Suspended, TurnContext
 
 # Parts of a held legacy session (the only ones a restart can strand).
@@ -50,10 +73,19 @@ ACTIONS = ["accept", "decline", "cancel"]  # MCP has no prose reply
 WAIT_MESSAGE = "Finish in the page that opened, then come back here."
 
 
-async def list_tools(server: ServerConfig) -> list[dict]:
-    """Return the server's tools as JSON (name, title, description, inputSchema, annotations)."""
-    async with connect(server) as client:
-        listed = await client.list_tools()
+async def list_tools(server: ServerConfig, conversation_id: int | None = None) -> list[dict]:
+    """Return the server's tools as JSON (name, title, description, inputSchema, annotations),
+    on the conversation's live session (see `sessions`)."""
+    live = None
+    try:
+        async with session(server, conversation_id) as live:
+            listed = await live.client.list_tools()
+    except MCPError as error:
+        if not (live is not None and live.reused and error.code == CONNECTION_CLOSED):
+            raise
+        # The kept session had ended meanwhile (its server stopped): listing again is harmless.
+        async with session(server, conversation_id) as live:
+            listed = await live.client.list_tools()
     return [_json(tool) for tool in listed.tools]
 
 
@@ -110,9 +142,10 @@ async def _ask(ctx: TurnContext, params: dict, *, intent: str) -> Response:
     return await ctx.render(
         kind="elicitation",
         message=str(params.get("message", "")),
-        data_schema=params.get("requestedSchema"),
+        data_schema=drop_generated_title(params.get("requestedSchema")),
         allowed_actions=ACTIONS,
         intent=intent,
+        files=False,  # MCP has no file field: such a question is degraded with the reason
     )
 
 
@@ -160,25 +193,40 @@ async def _round(ctx, server, tool, arguments, responses, state, answers) -> dic
 async def _send(ctx, server, tool, arguments, responses, state, answers) -> dict:
     if stranded := await _stranded_questions(ctx):
         return {"error": await _abandon(ctx, server, stranded)}
-    session, result, problem, pages = HeldSession(ctx, server), None, "", None
+    mode = protocol_for(server)
+    outcome = await _attempt(ctx, server, tool, arguments, responses, state, answers)
+    if outcome.pop("needs_legacy", False) and mode == "auto":
+        # Its tool pushes elicitation/create, which only a legacy session carries. Only on this
+        # error: calling again re-runs the tool (questions answered already are not re-asked).
+        learn_legacy(server)
+        outcome = await _attempt(ctx, server, tool, arguments, None, None, answers)
+        outcome.pop("needs_legacy", None)
+    return outcome
+
+
+async def _attempt(ctx, server, tool, arguments, responses, state, answers) -> dict:
+    held, result, problem, pages = HeldSession(ctx, server, answers), None, "", None
+    needs_legacy = False
     try:
-        with session.scope:
-            async with connect(
-                server, elicitation_callback=session.answer, message_handler=session.notified
-            ) as client:
-                result = await _call(client, tool, arguments, responses, state, answers)
+        with held.scope:
+            async with session(server, ctx.conversation.pk, held) as live:
+                result = await _call(live.client, tool, arguments, responses, state, answers)
     except Exception as error:
         cause = root_cause(error)
         if isinstance(cause, MCPError) and cause.code == URL_ELICITATION_REQUIRED:
             pages = (cause.error.data or {}).get("elicitations") or []
         else:
             problem = describe_error(server, error)
+            needs_legacy = needs_back_channel(error)
     finally:
-        await session.close(problem)
+        await held.close(problem)
     if pages is not None:
         return {"url_required": pages}
-    if session.failure or result is None:
-        return {"error": session.failure or problem or timed_out(server)}
+    if held.failure or result is None:
+        return {
+            "error": held.failure or problem or timed_out(server),
+            "needs_legacy": needs_legacy,
+        }
     return _outcome(server, result)
 
 
@@ -228,9 +276,10 @@ def _outcome(server: ServerConfig, result) -> dict:
 class HeldSession:
     """A live legacy session's questions: each becomes a part; the session waits for it."""
 
-    def __init__(self, ctx: TurnContext, server: ServerConfig):
+    def __init__(self, ctx: TurnContext, server: ServerConfig, answers: dict[str, dict]):
         self.ctx = ctx
         self.server = server
+        self.answers = answers  # question digest -> ElicitResult JSON, answered in this call
         self.hold_seconds = server.hold_minutes * 60
         self.scope = anyio.CancelScope(deadline=anyio.current_time() + server.timeout_seconds)
         self.waiting: list[int] = []
@@ -239,8 +288,10 @@ class HeldSession:
 
     async def answer(self, context, params) -> ElicitResult | ErrorData:
         """The SDK's elicitation callback: ask the person and wait, holding the session."""
-        self.scope.deadline = anyio.current_time() + self.hold_seconds + self.server.timeout_seconds
         question = _json(params)
+        if (known := self.answers.get(question_digest(question))) is not None:
+            return ElicitResult.model_validate(known)  # answered before the legacy fallback
+        self.scope.deadline = anyio.current_time() + self.hold_seconds + self.server.timeout_seconds
         is_url = question.get("mode") == "url"
         try:
             if is_url:
@@ -251,7 +302,9 @@ class HeldSession:
             else:
                 response = await _ask(self.ctx, question, intent=HELD_INTENT)
         except Suspended as suspended:
+            await self._show_status()  # a question waits: the run no longer says it works
             response = await self._wait(suspended.args[0])
+            await self._show_status()
         if is_url and response is not None and response.accepted:
             await self._show_wait(question)
         self.scope.deadline = anyio.current_time() + self.server.timeout_seconds
@@ -275,13 +328,6 @@ class HeldSession:
         except Suspended as suspended:
             self.url_waits.append(suspended.args[0])
 
-    async def notified(self, message) -> None:
-        """The SDK's message handler: `notifications/elicitation/complete` ends a wait."""
-        if isinstance(message, ElicitCompleteNotification):
-            waits = url_wait.waiting_for(message.params.elicitation_id)
-            async for part in waits.filter(turn=self.ctx.turn):
-                await sync_to_async(settle_part)(part, dict(url_wait.COMPLETED))
-
     async def _wait(self, part_id: int) -> Response | None:
         self.waiting.append(part_id)
 
@@ -293,7 +339,13 @@ class HeldSession:
         if part is None:
             return None  # still waiting: `close` cancels it
         self.waiting.remove(part_id)
+        # The session delivers the answer now (a replay marks this for the other sources).
+        await Part.objects.filter(pk=part_id).aupdate(resumed_at=timezone.now())
         return Response.from_part(part)
+
+    async def _show_status(self) -> None:
+        conversation = self.ctx.conversation
+        await push_html(conversation.pk, await sync_to_async(render_status)(conversation))
 
     async def close(self, problem: str) -> None:
         """Cancel, with a note, any question still waiting when the session ended."""

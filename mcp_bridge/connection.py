@@ -1,5 +1,18 @@
 """Open a connection to a configured server with the official SDK, and say plainly why one
-could not be opened (command not found, refused, TLS, protocol version)."""
+could not be opened (command not found, refused, TLS, protocol version).
+
+Every connection declares the same client capabilities — form and URL elicitation, nothing
+else (no sampling, no roots: the playground implements neither) — because servers offer tools by
+what the client declares (the reference server lists its elicitation tools only to clients that
+declare elicitation). The SDK derives the declaration from the callbacks a client is given, so
+`connect` always gives an elicitation callback: one that asks the person during a tool call,
+or one that refuses questions where none can be asked (listing tools).
+
+The protocol is picked per server by what it answers: "auto" speaks 2026-07-28 to a server that
+does, else the handshake. A server whose tool then pushes `elicitation/create` (which only a
+legacy session carries) fails with the SDK's "no back-channel" error; the bridge then calls it
+again on a legacy session and `learn_legacy` remembers, in this process, to use one from then on.
+"""
 
 import ssl
 from collections.abc import AsyncIterator
@@ -10,12 +23,46 @@ from mcp import Client, StdioServerParameters
 from mcp.client.session import ElicitationFnT, MessageHandlerFnT
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
-from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
+from mcp_types import INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION, ErrorData
 from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
+from connections.models import ConnectionGoneError
 from mcp_bridge.servers import ServerConfig
 
 CONNECT_SECONDS = 30.0
+# The SDK's NoBackChannelError text (sent as INVALID_REQUEST): a server-initiated request had
+# no channel to travel on.
+NO_BACK_CHANNEL = "this transport context has no back-channel for server-initiated requests"
+
+# Servers (name, where) found to need a legacy session, in this process.
+_learned_legacy: set[tuple[str, str]] = set()
+
+
+def protocol_for(server: ServerConfig) -> str:
+    """Return the mode to connect to `server` in: as configured, or legacy once learned."""
+    if (server.name, server.target) in _learned_legacy:
+        return "legacy"
+    return server.protocol
+
+
+def learn_legacy(server: ServerConfig) -> None:
+    """Remember that `server`'s tools push questions, so its connections are legacy sessions."""
+    _learned_legacy.add((server.name, server.target))
+
+
+def forget_learned_protocols() -> None:
+    """Forget what `learn_legacy` learned (tests start from the configured protocols)."""
+    _learned_legacy.clear()
+
+
+def needs_back_channel(error: BaseException) -> bool:
+    """Return whether `error` is the server's tool failing to push a request to us."""
+    cause = root_cause(error)
+    return (
+        isinstance(cause, MCPError)
+        and cause.code == INVALID_REQUEST
+        and NO_BACK_CHANNEL in cause.message
+    )
 
 
 @asynccontextmanager
@@ -25,38 +72,65 @@ async def connect(
     elicitation_callback: ElicitationFnT | None = None,
     message_handler: MessageHandlerFnT | None = None,
 ) -> AsyncIterator[Client]:
-    """Connect to `server` with the official SDK client (see `ServerConfig.protocol`)."""
+    """Connect to `server` with the official SDK client (see `ServerConfig.protocol`).
+
+    Without `elicitation_callback` the connection still declares elicitation (so the server
+    lists the same tools as for a call) and answers a question with an error saying why.
+    """
+    environment, headers = server.environment(), server.header_values()
+    if server.credential is not None:  # the person's own, opened now
+        credential = await server.credential()
+        environment |= credential.environment()
+        headers |= credential.headers()
     async with AsyncExitStack() as stack:
         if server.transport == "stdio":
             target = StdioServerParameters(
                 command=server.command,
                 args=list(server.args),
-                env=server.environment(),
+                env=environment,
                 cwd=server.cwd or None,
             )
         else:
             http = await stack.enter_async_context(
                 httpx2.AsyncClient(
-                    headers=server.header_values(),
+                    headers=headers,
                     timeout=httpx2.Timeout(CONNECT_SECONDS, read=server.timeout_seconds),
                 )
             )
             target = streamable_http_client(server.url, http_client=http)
         client = Client(
             target,
-            mode=server.protocol,
+            mode=protocol_for(server),
             read_timeout_seconds=server.timeout_seconds,
-            elicitation_callback=elicitation_callback,
+            elicitation_callback=elicitation_callback or _no_questions(server),
             message_handler=message_handler,
             cache=None,
         )
         yield await stack.enter_async_context(client)
 
 
+def _no_questions(server: ServerConfig) -> ElicitationFnT:
+    async def refuse(context, params) -> ErrorData:
+        return refusal(server)
+
+    return refuse
+
+
+def refusal(server: ServerConfig) -> ErrorData:
+    """Return the answer to a question asked where none can be (outside a tool call)."""
+    return ErrorData(
+        code=INVALID_REQUEST,
+        message=f"{server.display_name} asked a question outside a tool call; the playground "
+        "answers questions only while one of its tools is being called.",
+    )
+
+
 def describe_error(server: ServerConfig, error: BaseException) -> str:
     """Return what went wrong talking to `server`, in words a developer can act on."""
     cause = root_cause(error)
     name = server.display_name
+    if isinstance(cause, ConnectionGoneError):
+        return f"{name} needs your {server.connection} connection: {cause}"
     if isinstance(cause, FileNotFoundError):
         return f"Could not start {name}: command not found: {server.command}."
     if isinstance(cause, PermissionError):
@@ -78,6 +152,13 @@ def describe_error(server: ServerConfig, error: BaseException) -> str:
     if isinstance(cause, MCPError) and cause.code == UNSUPPORTED_PROTOCOL_VERSION:
         data = cause.data if isinstance(cause.data, dict) else {}
         return unsupported_version(name, [str(v) for v in data.get("supported") or []])
+    if needs_back_channel(cause):
+        return (
+            f"{name} asked a question (elicitation/create) on a connection that cannot carry it. "
+            f'Set protocol = "legacy" under [servers.{server.name}] in the servers file; if it '
+            "is set already, the server keeps no session to ask on (a stateless HTTP server "
+            "cannot ask questions this way)."
+        )
     if isinstance(cause, MCPError) and cause.message == "Connection closed":
         return f"{name} closed the connection (the server stopped or crashed)."
     if isinstance(cause, MCPError):

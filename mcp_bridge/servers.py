@@ -18,14 +18,28 @@ would let any staff user run programs here). `MCP_SERVERS_FILE` names a TOML fil
     timeout_seconds = 60
     hold_minutes = 30
     max_result_bytes = 1_000_000
+    idle_minutes = 5                   # a conversation's session stays open this long unused
+    max_sessions = 20                  # open sessions with this server at once, at most
+    connection = "github"              # each person's own credential (see below)
+
+With `connection`, a server takes each person's credential from their connection to that
+service (declared in the services file, `connections.services`): the service's `headers` for a
+Streamable HTTP server, its `env` for a stdio process started for that person. A person with
+no connection to it is asked for one (a `connection` card) before the first call.
 
 Only environment variables whose names start with `MCP_` may be referenced; their values are
 read when a connection opens and are never written to the database.
+
+For local use `MCP_COMMAND` names one more server, a command line or a URL (`make run
+MCP="npx -y @modelcontextprotocol/server-everything"`). Both are read again at each use, and
+`reload` keeps the home page in step with the file while the playground runs.
 """
 
 import os
 import re
+import shlex
 import tomllib
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,7 +47,13 @@ from django.conf import settings
 
 ENV_PREFIX = "MCP_"
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
-DEFAULTS = {"timeout_seconds": 60.0, "hold_minutes": 30.0, "max_result_bytes": 1_000_000}
+DEFAULTS = {
+    "timeout_seconds": 60.0,
+    "hold_minutes": 30.0,
+    "max_result_bytes": 1_000_000,
+    "idle_minutes": 5.0,
+    "max_sessions": 20,
+}
 
 
 class ServersFileError(Exception):
@@ -59,6 +79,12 @@ class ServerConfig:
     timeout_seconds: float = DEFAULTS["timeout_seconds"]
     hold_minutes: float = DEFAULTS["hold_minutes"]
     max_result_bytes: int = DEFAULTS["max_result_bytes"]
+    connection: str = ""  # the service whose per-person credential the server takes
+    # Set per call by the agent, never in the file: opens the person's credential when the
+    # connection is made (so it is decrypted only then, and never recorded).
+    credential: Callable[[], Awaitable] | None = field(default=None, repr=False, compare=False)
+    idle_minutes: float = DEFAULTS["idle_minutes"]
+    max_sessions: int = DEFAULTS["max_sessions"]
 
     @property
     def display_name(self) -> str:
@@ -85,11 +111,56 @@ class ServerConfig:
 
 
 def load(path: str | Path | None = None) -> dict[str, ServerConfig]:
-    """Return the configured servers by name (none when no servers file is set)."""
-    path = path or settings.MCP_SERVERS_FILE
-    if not path:
-        return {}
-    path = Path(path)
+    """Return the configured servers by name: those of the servers file at `path`, else of
+    `MCP_SERVERS_FILE` and the one `MCP_COMMAND` names (none when neither is set)."""
+    if path:
+        return _read(Path(path))
+    configured = _read(Path(settings.MCP_SERVERS_FILE)) if settings.MCP_SERVERS_FILE else {}
+    if settings.MCP_COMMAND:
+        server = from_command(settings.MCP_COMMAND)
+        configured.setdefault(server.name, server)  # the file's server of that name wins
+    return configured
+
+
+def from_command(command: str) -> ServerConfig:
+    """Return the server `make run MCP="..."` names: a URL (Streamable HTTP) or a command line
+    (stdio), named after its package or script (`npx -y @scope/server-everything`: everything).
+    """
+    where = "MCP_COMMAND"
+    if re.match(r"^https?://", command.strip()):
+        url = command.strip()
+        if not re.fullmatch(r"https?://[^\s/@]+(/\S*)?", url):
+            raise ServersFileError(
+                f"{where}: {url!r} is not an http(s):// URL without a user or password in it."
+            )
+        host = re.split(r"[/:]", url.split("://", 1)[1])[0]
+        return ServerConfig(name=_name_from(host), title=host, transport="http", url=url)
+    try:
+        words = shlex.split(command)
+    except ValueError as error:
+        raise ServersFileError(f"{where}: cannot read the command line ({error}).") from None
+    if not words:
+        raise ServersFileError(f"{where}: is empty; give a command line or an http(s):// URL.")
+    named = [w for w in words[1:] if not w.startswith("-") and w not in LAUNCHERS] or words
+    name = _name_from(named[0])
+    title = name.replace("-", " ").replace("_", " ").capitalize()
+    return ServerConfig(
+        name=name, title=title, transport="stdio", command=words[0], args=tuple(words[1:])
+    )
+
+
+LAUNCHERS = {"node", "python", "python3", "uv", "uvx", "run", "pipx", "deno", "bun", "tsx"}
+
+
+def _name_from(word: str) -> str:
+    stem = re.sub(r"@[^/]*$", "", word.rstrip("/")).rsplit("/", 1)[-1]  # no @version, no path
+    stem = re.sub(r"\.(js|mjs|cjs|ts|py)$", "", stem.lower())
+    stem = re.sub(r"^(mcp-server-|server-|mcp-)|(-mcp|-server|_server)$", "", stem)
+    name = re.sub(r"[^a-z0-9_-]+", "-", stem).strip("-_")[:40]
+    return name if NAME.match(name) else "local"
+
+
+def _read(path: Path) -> dict[str, ServerConfig]:
     try:
         data = tomllib.loads(path.read_text())
     except OSError as error:
@@ -111,7 +182,7 @@ def _server(path: Path, name: str, table) -> ServerConfig:
         raise ServersFileError(f"{where}: a name is lowercase letters, digits, - and _.")
     if not isinstance(table, dict):
         raise ServersFileError(f"{where} must be a table.")
-    known = set(ServerConfig.__dataclass_fields__) - {"name"}
+    known = set(ServerConfig.__dataclass_fields__) - {"name", "credential"}
     if unknown := sorted(set(table) - known):
         raise ServersFileError(f"{where}.{unknown[0]}: unknown key.")
     transport = table.get("transport")
@@ -120,7 +191,7 @@ def _server(path: Path, name: str, table) -> ServerConfig:
     values = {"name": name, "transport": transport}
     if table.get("protocol", "auto") not in ("auto", "legacy"):
         raise ServersFileError(f'{where}.protocol: must be "auto" or "legacy".')
-    for key in ("title", "description", "command", "cwd", "url", "protocol"):
+    for key in ("title", "description", "command", "cwd", "url", "protocol", "connection"):
         if key in table:
             values[key] = _string(where, key, table[key])
     for key in ("args", "env", "groups"):

@@ -2,6 +2,7 @@
 (flat), otherwise a JSON field checked with jsonschema against the `inputSchema`."""
 
 import json
+import re
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
@@ -11,11 +12,22 @@ from elicitation.secrets import is_secret_name
 from playground.runtime import TurnContext
 
 MAX_ATTEMPTS = 5
+# A title that is one identifier ("forecastArguments", "Options") is the name of the model the
+# server's SDK generated the schema from, not words for a person.
+GENERATED_TITLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def drop_generated_title(schema):
+    """Return `schema` without a top-level title that is a generated model name."""
+    title = schema.get("title") if isinstance(schema, dict) else None
+    if isinstance(title, str) and GENERATED_TITLE.match(title):
+        return {key: value for key, value in schema.items() if key != "title"}
+    return schema
 
 
 async def ask_arguments(ctx: TurnContext, tool: dict) -> dict | None:
     """Return the arguments the person gave for `tool`, or None when they did not."""
-    schema = tool.get("inputSchema") or {"type": "object"}
+    schema = drop_generated_title(tool.get("inputSchema") or {"type": "object"})
     name = tool["name"]
     if not schema.get("properties"):
         return {}
@@ -25,8 +37,9 @@ async def ask_arguments(ctx: TurnContext, tool: dict) -> dict | None:
             "stores secrets, so it cannot call it."
         )
         return None
-    if not isinstance(contract.parse_request({"message": name, "requestedSchema": schema}),
-                      contract.Degraded):  # fmt: skip
+    # files=False: a file picked here could not be sent to the server (MCP has none).
+    asked = {"message": name, "requestedSchema": schema}
+    if not isinstance(contract.parse_request(asked, files=False), contract.Degraded):
         response = await ctx.elicit(f"Arguments for {name}", schema, allowed_actions=["accept"])
         return response.content if response.accepted else None
     return await _ask_json(ctx, name, schema)

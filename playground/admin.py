@@ -1,4 +1,5 @@
-"""Admin pages for agents, conversations and what happened in them (read-only records)."""
+"""Admin pages for agents, conversations and what happened in them (read-only records), and
+the schedules agents run on with the runs each slot started or skipped."""
 
 from django.contrib import admin
 from django.db.models import Count, IntegerField, OuterRef, Subquery
@@ -11,7 +12,7 @@ from django.utils.text import Truncator
 from elicitation.admin_frame import chat_frame
 from elicitation.models import Part
 from playground import fragments
-from playground.models import Agent, Conversation, Message, Step, Turn
+from playground.models import Agent, Conversation, Message, Schedule, ScheduledRun, Step, Turn
 
 
 class RecordAdmin(admin.ModelAdmin):
@@ -223,3 +224,51 @@ class MessageAdmin(RecordAdmin):
     @admin.display(description="Turn", ordering="turn")
     def turn_link(self, message):
         return _admin_link(message.turn)
+
+
+class ScheduledRunInline(RecordInline):
+    model = ScheduledRun
+    fields = ["slot_at", "kind", "missed", "turn_link", "note"]
+    readonly_fields = fields
+    show_change_link = False
+
+    @admin.display(description="Turn")
+    def turn_link(self, run):
+        return _admin_link(run.turn) if run.turn_id else "—"
+
+
+@admin.register(Schedule)
+class ScheduleAdmin(RecordAdmin):
+    list_display = ["agent", "owner", "description", "time_zone", "paused", "next_run_at"]
+    list_filter = ["paused", "agent"]
+    search_fields = ["agent__name", "owner__username", "description"]
+    list_select_related = ["agent", "owner"]
+    fields = [
+        "agent", "owner", "description", "rule_shown", "time_zone", "paused", "next_run_at",
+        "conversation", "created_at", "updated_at",
+    ]  # fmt: skip
+    readonly_fields = fields
+    inlines = [ScheduledRunInline]
+
+    @admin.display(description="Rule (RFC 5545)")
+    def rule_shown(self, schedule):
+        return format_html("<pre>{}</pre>", schedule.rule) if schedule.rule else "Only on demand"
+
+
+@admin.register(ScheduledRun)
+class ScheduledRunAdmin(RecordAdmin):
+    list_display = ["slot_at", "kind", "schedule", "missed", "turn_status", "note"]
+    list_filter = ["kind"]
+    search_fields = ["schedule__agent__name", "schedule__owner__username", "note"]
+    list_select_related = ["schedule__agent", "schedule__owner", "turn"]
+    date_hierarchy = "slot_at"
+    fields = ["schedule", "slot_at", "kind", "missed", "turn_link", "note", "created_at"]
+    readonly_fields = fields
+
+    @admin.display(description="Turn")
+    def turn_link(self, run):
+        return _admin_link(run.turn) if run.turn_id else "—"
+
+    @admin.display(description="Outcome")
+    def turn_status(self, run):
+        return status_badge(run.turn) if run.turn_id else "—"

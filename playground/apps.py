@@ -8,13 +8,21 @@ class PlaygroundConfig(AppConfig):
     def ready(self) -> None:
         # Imported here, once the app registry is ready (Django's documented place for it).
         from django.contrib.auth.signals import user_logged_in
+        from django.db.models.signals import post_save
 
         from elicitation.settle import part_settled, part_settling
-        from playground import builtin_agents  # noqa: F401  (registers the built-in agents)
+        from notify.sender import run as send_notifications
+        from playground import builtin_agents, startup  # noqa: F401  (registers built-in agents)
+        from playground.models import Agent
         from playground.preferences import remember_browser_zone
         from playground.push import on_part_settled
+        from playground.scheduler import sync_agent
         from playground.tasks import on_part_settling
 
         part_settling.connect(on_part_settling, dispatch_uid="queue-turn-on-settle")
         part_settled.connect(on_part_settled, dispatch_uid="push-settled-part")
+        # An agent whose row carries a schedule (the wizard's) keeps its owner's in step.
+        post_save.connect(sync_agent, sender=Agent, dispatch_uid="sync-agent-schedule")
         user_logged_in.connect(remember_browser_zone, dispatch_uid="remember-browser-zone")
+        # Every web process sends the notifications that fall due (notify/sender.py).
+        startup.run_at_start(send_notifications)

@@ -2,9 +2,10 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "playground.settings")
+
+from playground.http_handler import get_asgi_application
+
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up)
@@ -12,7 +13,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import path  # noqa: E402
 
-from api.asgi import with_api  # noqa: E402
+from inbox.consumers import InboxConsumer  # noqa: E402
 from playground import server_loop, startup  # noqa: E402
 from playground.consumers import ConversationConsumer  # noqa: E402
 
@@ -21,10 +22,15 @@ from playground.consumers import ConversationConsumer  # noqa: E402
 application = server_loop.remember_loop(
     ProtocolTypeRouter(
         {
-            "http": with_api(django_asgi_app),
+            "http": django_asgi_app,
             "websocket": AllowedHostsOriginValidator(
                 AuthMiddlewareStack(
-                    URLRouter([path("ws/c/<int:conversation_id>/", ConversationConsumer.as_asgi())])
+                    URLRouter(
+                        [
+                            path("ws/c/<int:conversation_id>/", ConversationConsumer.as_asgi()),
+                            path("ws/inbox/", InboxConsumer.as_asgi()),
+                        ]
+                    )
                 )
             ),
         }

@@ -2,7 +2,11 @@
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils.html import format_html
 
+from elicitation.models import Part
+from notify import presence
+from notify.sender import person_group
 from playground import fragments, socket_watch
 from playground.layer_channels import release
 from playground.models import Conversation
@@ -13,29 +17,54 @@ class ConversationConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope["user"]
         conversation_id = self.scope["url_route"]["kwargs"]["conversation_id"]
-        owns = user.is_authenticated and await _owns(user, conversation_id)
-        if not owns:
+        sees = user.is_authenticated and await _sees(user, conversation_id)
+        if not sees:
             await self.close()  # refused before the handshake completes
             return
         self.group = group_for(conversation_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        # The person's notifications about other conversations reach this tab too.
+        self.person_group = person_group(user.pk)
+        await self.channel_layer.group_add(self.person_group, self.channel_name)
         await self.accept()
         socket_watch.open_sockets.add(self)
         # Whatever happened while this tab had no socket (first load or a reconnect).
-        await self.send(text_data=await database_sync_to_async(fragments.resync)(conversation_id))
+        await self.send(text_data=await _opened(user.pk, conversation_id, self.channel_name))
 
     async def disconnect(self, code: int) -> None:
         socket_watch.open_sockets.discard(self)
         try:
             if hasattr(self, "group"):
+                await database_sync_to_async(presence.tab_closed)(self.channel_name)
                 await self.channel_layer.group_discard(self.group, self.channel_name)
+                await self.channel_layer.group_discard(self.person_group, self.channel_name)
         finally:
             await release(self.channel_layer, self.channel_name)
 
     async def fragment_push(self, event: dict) -> None:
         await self.send(text_data=event["html"])
 
+    async def notify_browser(self, event: dict) -> None:
+        """Hand a notification about another conversation to the page (static/playground.js)."""
+        html = format_html(
+            '<div id="browser-notice" hidden hx-swap-oob="true" data-title="{}" data-body="{}" '
+            'data-url="{}" data-tag="{}"></div>',
+            event["title"], event["body"], event["url"], event["tag"],
+        )  # fmt: skip
+        await self.send(text_data=html)
+
 
 @database_sync_to_async
-def _owns(user, conversation_id: int) -> bool:
-    return Conversation.objects.owned_by(user).filter(pk=conversation_id).exists()
+def _sees(user, conversation_id: int) -> bool:
+    """Return whether the person owns the conversation or was asked a question in it."""
+    if Conversation.objects.owned_by(user).filter(pk=conversation_id).exists():
+        return True
+    return Part.objects.routed_to(user).filter(conversation_id=conversation_id).exists()
+
+
+@database_sync_to_async
+def _opened(user_id: int, conversation_id: int, channel_name: str) -> str:
+    """Note the open tab (so its person is not emailed about what it shows) and return the
+    conversation as it is now, in one hop off the event loop."""
+    presence.tab_opened(user_id, conversation_id, channel_name)
+    return fragments.resync(conversation_id)

@@ -3,15 +3,18 @@
 `start()` is the server's start-up work: the start-up recovery pass (this process is the only
 runner, so every turn still marked running was interrupted), then the turn runner, which claims
 queued turns up to EMBEDDED_CONCURRENCY at once and sweeps for interrupted turns every
-RECOVERY_SWEEP_SECONDS, like an `agent_worker` does in scale-out.
+RECOVERY_SWEEP_SECONDS, like an `agent_worker` does in scale-out; and the schedule firer,
+which starts the runs whose slots fall due (playground/scheduler.py).
 """
 
+import asyncio
 from functools import partial
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from playground import recovery
+from playground.scheduler import ScheduleFirer
 from playground.tasks import TurnRunner
 
 
@@ -27,7 +30,9 @@ async def start() -> None:
         sweep_seconds=settings.RECOVERY_SWEEP_SECONDS,
     )
     TurnRunner.embedded = runner
+    firer = asyncio.create_task(ScheduleFirer().run())
     try:
         await runner.run()
     finally:
+        firer.cancel()
         TurnRunner.embedded = None

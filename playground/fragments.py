@@ -12,23 +12,48 @@ from elicitation.rendering import render_part_html
 from playground.models import Agent, Conversation, Message, Turn
 
 
-def transcript(conversation: Conversation, *, disabled: bool = False) -> list[dict]:
+def transcript(conversation: Conversation, *, disabled: bool = False, viewer=None) -> list[dict]:
     """Return the turns with their messages and rendered parts, in a constant number of queries.
 
-    `disabled` renders pending forms read-only (the admin's review of the conversation).
+    `disabled` renders pending forms read-only (the admin's review of the conversation); with
+    a `viewer`, so are the questions that person may not answer (routed to someone else).
     """
+    answerable = None
+    if viewer is not None:
+        pending = Part.objects.filter(conversation=conversation, state=Part.State.PENDING)
+        answerable = set(pending.answerable_by(viewer).values_list("pk", flat=True))
     turns = list(conversation.turns.all())
     items: dict[int, list] = {turn.pk: [] for turn in turns}
     for message in Message.objects.filter(turn__conversation=conversation):
         items[message.turn_id].append((message.call_index, "message", message))
-    for part in Part.objects.filter(conversation=conversation).select_related("settled_by"):
+    parts = Part.objects.filter(conversation=conversation).select_related("settled_by")
+    asked_again = _asked_again(parts)
+    for part in parts:
         part.conversation = conversation  # the agent's name comes from here: no query per part
-        html = render_part_html(part, disabled=disabled)
+        corrected = part.call_index < asked_again.get(part.turn_id, -1)
+        locked = answerable is not None and part.is_pending and part.pk not in answerable
+        html = render_part_html(part, disabled=disabled or locked, corrected=corrected)
         items[part.turn_id].append((part.call_index, "part", html))
     return [
         {"turn": turn, "items": [(kind, obj) for _, kind, obj in sorted(items[turn.pk])]}
         for turn in turns
     ]
+
+
+def _asked_again(parts) -> dict[int, int]:
+    """Return, per turn, the call index of its last part that is not degraded: a degraded
+    part before it was corrected by the agent."""
+    last: dict[int, int] = {}
+    for part in parts:
+        if part.state != Part.State.DEGRADED:
+            last[part.turn_id] = max(last.get(part.turn_id, -1), part.call_index)
+    return last
+
+
+def render_corrected(parts: list[Part]) -> str:
+    """Return degraded parts folded away, now that the agent asked again in a way it can be
+    shown: each replaces the copy its turn shows."""
+    return "".join(append_to_turn(p.turn_id, render_part_html(p, corrected=True)) for p in parts)
 
 
 def append_to_turn(turn_id: int, html: str) -> str:
@@ -82,9 +107,11 @@ def status_context(conversation: Conversation, *, working: bool | None = None) -
     A runner that knows it is working says so, which saves asking the database.
     """
     if working is None:
-        working = conversation.turns.filter(
-            status__in=[Turn.Status.QUEUED, Turn.Status.RUNNING]
-        ).exists()
+        active = conversation.turns.filter(status__in=[Turn.Status.QUEUED, Turn.Status.RUNNING])
+        # A run that holds a live session while its question waits is waiting for the
+        # person, not working (an MCP server's question on a legacy session).
+        working = active.exclude(status=Turn.Status.RUNNING, parts__state=Part.State.PENDING)
+        working = working.exists()
     waiting = conversation.parts.filter(state=Part.State.PENDING).count()
     return {"conversation": conversation, "working": working, "waiting": waiting}
 

@@ -127,8 +127,13 @@ class DatabaseUnavailableMiddleware(MiddlewareMixin):
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, OperationalError | InterfaceError):
             return None
-        logger.error("database unavailable: %s %s: %s", request.method, request.path, exception)
-        # Rendered without the request: the page must not touch the session or the user.
-        response = HttpResponse(render_to_string("503.html"), status=503)
-        response["Retry-After"] = "10"
-        return response
+        return database_unavailable(request, exception)
+
+
+def database_unavailable(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Return the plain 503 page for a request that lost the database."""
+    logger.error("database unavailable: %s %s: %s", request.method, request.path, exception)
+    # Rendered without the request: the page must not touch the session or the user.
+    response = HttpResponse(render_to_string("503.html"), status=503)
+    response["Retry-After"] = "10"
+    return response

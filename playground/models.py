@@ -77,6 +77,8 @@ class Turn(models.Model):
     # What the person's client can show: a text-only client cannot render forms.
     surface = models.CharField(max_length=10, choices=Surface, default=Surface.FORM)
     status = models.CharField(max_length=10, choices=Status, default=Status.QUEUED)
+    # Started by a schedule (or Run now), not by a message: `text` is the run's heading.
+    scheduled = models.BooleanField(default=False)
     # Set when a part settles while the run is still going, so the run replays once more.
     resume_requested = models.BooleanField(default=False)
     # Which run owns the turn now, and when it last showed it is alive.
@@ -143,3 +145,75 @@ class Step(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Schedule(models.Model):
+    """When an agent runs on its own for one person: an RFC 5545 rule in a time zone.
+
+    `next_run_at` is the queue: a runner claims the schedules whose next slot is due like it
+    claims turns (see playground/scheduler.py). Built-in agents have no owner, so each person
+    who schedules one has a schedule of their own.
+    """
+
+    agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="schedules")
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    # DTSTART and RRULE lines (playground/recurrence.py); empty: only when someone starts it.
+    rule = models.TextField(blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC")
+    description = models.CharField(max_length=200, blank=True)  # "every weekday at 09:00"
+    # What the person set up for the runs (an agent's own settings, e.g. which platform).
+    config = models.JSONField(default=dict, blank=True)
+    paused = models.BooleanField(default=False)
+    next_run_at = models.DateTimeField(null=True, blank=True)
+    # The agent's Runs conversation for this person, where each run is a turn.
+    conversation = models.ForeignKey(
+        Conversation, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["agent", "owner"], name="one_schedule_per_person")
+        ]
+        indexes = [models.Index(fields=["next_run_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.agent} for {self.owner}: {self.description or 'on demand'}"
+
+
+class ScheduledRun(models.Model):
+    """One slot of a schedule: the turn it started, or why it did not start one."""
+
+    class Kind(models.TextChoices):
+        SCHEDULED = "scheduled", "Scheduled"
+        CATCH_UP = "catch_up", "Catch-up"
+        MANUAL = "manual", "Run now"
+        SKIPPED = "skipped", "Skipped"
+
+    schedule = models.ForeignKey(Schedule, on_delete=models.CASCADE, related_name="runs")
+    # The slot's time (a catch-up: the latest slot it stands for; Run now: the click).
+    slot_at = models.DateTimeField()
+    kind = models.CharField(max_length=10, choices=Kind)
+    missed = models.PositiveIntegerField(default=0)  # slots a catch-up or a skip stands for
+    turn = models.OneToOneField(
+        Turn, null=True, blank=True, on_delete=models.SET_NULL, related_name="scheduled_run"
+    )
+    note = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-slot_at", "-pk"]
+        constraints = [
+            # A slot is run (or skipped) once, whatever the number of runners.
+            models.UniqueConstraint(
+                fields=["schedule", "slot_at"],
+                condition=~models.Q(kind="manual"),
+                name="one_run_per_slot",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.get_kind_display()} run of {self.schedule_id} at {self.slot_at:%Y-%m-%d %H:%M}"
+        )

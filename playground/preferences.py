@@ -2,17 +2,45 @@
 
 The zone is picked up from the browser when the person logs in (a hidden field on the login
 form) or, for a session older than that, by one small POST from the page; after that only the
-settings page changes it.
+settings page changes it. Every page shows times in the zone of the person reading it
+(`viewer_zone`); a conversation's questions and answers use its owner's zone.
 """
 
+from asgiref.sync import sync_to_async
 from django.contrib.auth.decorators import login_required
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
+from django.utils import timezone
+from django.utils.decorators import async_only_middleware
 from django.views.decorators.http import require_http_methods, require_POST
 
 from elicitation.zones import knows_zone, set_zone, zone_names, zone_of
+from playground.health import database_unavailable
 
 DETECTED_FIELD = "time_zone"
+
+
+@async_only_middleware
+def viewer_zone(get_response):
+    """Show the times of every page (the admin, API tokens) in the reader's own zone.
+
+    htmx requests are skipped: they answer with a conversation's fragments, which are rendered
+    in the conversation owner's zone whoever asks (so they cost no query for the zone).
+    """
+
+    async def middleware(request: HttpRequest) -> HttpResponse:
+        if request.htmx:
+            return await get_response(request)
+        try:
+            # The same user object the templates use, so its zone is read once.
+            zone = await sync_to_async(zone_of)(request.user)
+        except (OperationalError, InterfaceError) as error:  # the session's query, here first
+            return database_unavailable(request, error)
+        with timezone.override(zone):
+            return await get_response(request)
+
+    return middleware
 
 
 def remember_browser_zone(sender, request, user, **kwargs) -> None:

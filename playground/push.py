@@ -5,6 +5,7 @@ import logging
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from inbox import live
 from playground import fragments, server_loop
 
 logger = logging.getLogger(__name__)
@@ -33,5 +34,13 @@ def push_html_soon(conversation_id: int, html: str) -> None:
 
 
 def on_part_settled(sender, part, html: str, **kwargs) -> None:
-    """Show a settled part in every open tab, as the fragment its settlement rendered."""
+    """Show a settled part in every open tab, as the fragment its settlement rendered, and
+    tell everyone it waited for that their inbox changed."""
     push_html_soon(part.conversation_id, fragments.append_to_turn(part.turn_id, html))
+    tell_audience_soon(part)
+
+
+def tell_audience_soon(part) -> None:
+    """Tell a question's audience their inbox changed, from synchronous code."""
+    if not server_loop.submit(live.tell_audience(part)):
+        async_to_sync(live.tell_audience)(part)

@@ -15,7 +15,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from elicitation.models import Part
+from elicitation.uploads import remove_unsent
+from inbox.escalation import escalate_due
 from playground.models import Turn
+from playground.push import tell_audience_soon
 from playground.tasks import mark_for_resume
 
 logger = logging.getLogger(__name__)
@@ -36,8 +39,21 @@ def start_up(*, only_runner: bool = False) -> dict[str, list[int]]:
 
 
 def sweep() -> dict[str, list[int]]:
-    """Run one periodic recovery pass: turns whose runner died are queued again."""
-    return {"interrupted": _requeue_interrupted_turns(every_running=False)}
+    """Run one periodic recovery pass: turns whose runner died are queued again,
+    questions due for escalation are asked of more people, and uploads never sent with an
+    answer are removed."""
+    return {
+        "interrupted": _requeue_interrupted_turns(every_running=False),
+        "escalated": _escalate(),
+        "unsent_files": remove_unsent(),
+    }
+
+
+def _escalate() -> list[int]:
+    escalated = escalate_due()
+    for part in escalated:
+        tell_audience_soon(part)  # it arrives in the inbox of everyone added
+    return [part.pk for part in escalated]
 
 
 def _requeue_interrupted_turns(*, every_running: bool) -> list[int]:

@@ -11,15 +11,20 @@ import hashlib
 import inspect
 import json
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.db import IntegrityError
 from django.utils import timezone
 
+from connections import services
+from connections.models import Credential, latest, latest_connection, use
 from elicitation import contract
 from elicitation.kinds import NOT_HANDLED, approval, kind_for
-from elicitation.models import Part
+from elicitation.models import AnswerFile, Part
+from elicitation.uploads import is_file_id, open_bytes
+from inbox import live, routing
 from playground import fragments
 from playground.models import Agent, Message, Step, Turn
 from playground.push import push_html
@@ -36,6 +41,12 @@ class Suspended(BaseException):
 
 class ReplayDivergedError(Exception):
     """On replay the agent made a different call than the one recorded at the same index."""
+
+
+class ExplainedFault(Exception):
+    """The run failed in a way its message explains to the person (a model provider that is
+    down, say). The chat shows the message as it is; the log gets one line; the admin's turn
+    page keeps the whole trace, with the notes (`add_note`) meant for staff only."""
 
 
 class UnsupportedRenderableError(Exception):
@@ -69,6 +80,17 @@ class Response:
             text=envelope.get("text", ""),
             envelope=envelope,
         )
+
+
+@dataclass(frozen=True)
+class AttachedFile:
+    """A file a person attached to an answer, read through its reference (`ctx.open_file`)."""
+
+    name: str
+    type: str
+    size: int
+    sha256: str
+    content: bytes = field(repr=False)
 
 
 @dataclass
@@ -110,11 +132,19 @@ class TurnContext:
         self.message = turn.text
         self._calls = 0
         self._recorded = recorded
+        # Degraded parts of this turn with no question shown after them (yet).
+        self._uncorrected: list[Part] = []
 
     @property
     def config(self) -> dict:
         """Return the agent's configuration (set up in the onboarding wizard)."""
         return self.agent.config or {}
+
+    def _default_ask(self, what: str) -> list[str] | None:
+        """Return who the agent's configuration routes its questions or approvals to, e.g.
+        `{"routing": {"approvals": ["group:release-managers"]}}`."""
+        routing = self.config.get("routing")
+        return routing.get(what) if isinstance(routing, dict) else None
 
     def _next_call(self) -> int:
         index = self._calls
@@ -184,8 +214,15 @@ class TurnContext:
         allowed_actions: list[str] | None = None,
         intent: str | None = None,
         id: str | None = None,
+        ask: list[str] | None = None,
+        escalate_after: float | timedelta | None = None,
+        escalate_to: list[str] | None = None,
     ) -> Response:
-        """Ask the person a typed question (a `request_input` form) and return the answer."""
+        """Ask the person a typed question (a `request_input` form) and return the answer.
+
+        `ask` routes it to people and groups as well ("group:release-managers", "user:ada");
+        still unanswered `escalate_after` (seconds), it is asked of `escalate_to` too.
+        """
         return await self.render(
             kind="elicitation",
             message=message,
@@ -194,20 +231,35 @@ class TurnContext:
             allowed_actions=allowed_actions,
             intent=intent,
             id=id,
+            ask=ask,
+            escalate_after=escalate_after,
+            escalate_to=escalate_to,
         )
 
     async def confirm(
-        self, message: str, *, details: dict | None = None, action: str | None = None
+        self,
+        message: str,
+        *,
+        details: dict | None = None,
+        action: str | None = None,
+        ask: list[str] | None = None,
+        requires_other: bool = False,
+        escalate_after: float | timedelta | None = None,
+        escalate_to: list[str] | None = None,
     ) -> bool:
         """Ask for approval before an irreversible action; return True when approved.
 
         An approval granted "for this conversation" holds for the same action (same `action`
-        name and same `details`) for the rest of the conversation, across turns.
+        name and same `details`) for the rest of the conversation, across turns. A routed
+        approval (`ask`) is always asked: no earlier grant stands in for the people it names.
+        With `requires_other` someone other than the person who started the run must approve.
         """
         key = _approval_key(action or message, details)
+        ask = self._default_ask("approvals") if ask is None else ask
         index = self._calls
         answered_here = index in self._recorded.parts
-        if not answered_here and await _approved_for_conversation(self.conversation.pk, key):
+        may_reuse = not ask and not requires_other and not answered_here
+        if may_reuse and await _approved_for_conversation(self.conversation.pk, key):
             # Say why nothing is asked (a note takes this call's place, so replays agree).
             await self._emit(Message.Role.NOTE, f"Approved earlier in this conversation: {message}")
             return True
@@ -218,8 +270,66 @@ class TurnContext:
             intent="tool_permission",
             details=details,
             approval_key=key,
+            ask=ask,
+            requires_other=requires_other,
+            escalate_after=escalate_after,
+            escalate_to=escalate_to,
         )
         return response.accepted
+
+    async def request_connection(self, service: str, *, reason: str | None = None) -> Response:
+        """Ask the person for a connection to `service` (declared in the services file).
+
+        The card offers their existing connection, if any, and a form that posts the credential
+        to the vault; an accepted response's content is a reference only: `{"connection",
+        "service", "label"}`. Pass it to `connection()` at the moment of use.
+        """
+        declared = await sync_to_async(services.get)(service)
+        message = connection_message(declared, self.agent.name, reason)
+        value = None
+        if self._calls not in self._recorded.parts:  # (a replay shows the recorded card)
+            value = await sync_to_async(connection_card)(self.user, declared)
+        return await self.render(kind="connection", message=message, value=value)
+
+    async def find_connection(self, service: str) -> str | None:
+        """Return the reference of the person's connection to `service`, or None (recorded as a
+        step, so a replay decides the same way)."""
+        return await self.step(f"connection: {service}", latest, self.user, service)
+
+    async def connection(self, reference: "str | Response") -> Credential:
+        """Return the credential a reference names, opened now: use it, never record it.
+
+        Raise `connections.models.ConnectionGoneError` when the person revoked it (or it is
+        not theirs: an agent of someone else's conversation can never use it).
+        """
+        if isinstance(reference, Response):
+            reference = reference.content.get("connection", "")
+        # Off the shared thread: renewing an OAuth grant asks its provider, which may be slow.
+        return await sync_to_async(use, thread_sensitive=False)(self.user, str(reference))
+
+    async def open_file(self, reference: "str | dict") -> AttachedFile:
+        """Return a file attached to an answer in this conversation, by its reference (the
+        `file` of a file field's answer, or that answer itself).
+
+        Raise FileNotFoundError for anything else: a file of another conversation, or one
+        never sent with an answer, is not there for this agent.
+        """
+        if isinstance(reference, dict):
+            reference = reference.get("file", "")
+
+        def read() -> AttachedFile:
+            found = AnswerFile.objects.filter(
+                pk=reference if is_file_id(reference) else None,
+                part__conversation=self.conversation,
+                claimed_at__isnull=False,
+            ).first()
+            if found is None:
+                raise FileNotFoundError(f"No file {reference!r} was attached in this conversation.")
+            return AttachedFile(
+                found.name, found.content_type, found.size, found.sha256, open_bytes(found)
+            )
+
+        return await sync_to_async(read)()
 
     async def render(
         self,
@@ -235,14 +345,25 @@ class TurnContext:
         approval_key: str = "",
         details: dict | None = None,
         validator: str = "",
+        ask: list[str] | None = None,
+        requires_other: bool = False,
+        escalate_after: float | timedelta | None = None,
+        escalate_to: list[str] | None = None,
+        files: bool = True,
     ) -> Response:
         """Show an interaction of a registered kind and return the person's response.
 
         `details` are read-only facts the card lists; `validator` names a config card's
-        whole-configuration validator (registered by the app that asks).
+        whole-configuration validator (registered by the app that asks); `ask` and
+        `requires_other` say who is asked besides, or instead of, the owner (inbox.routing);
+        `escalate_after` and `escalate_to` who is added if it is still unanswered by then.
+        `files=False` is for a source that cannot receive a file (an MCP server): a file
+        field degrades the question.
         """
         index = self._next_call()
         part = self._recorded.parts.get(index)
+        if ask is None and kind == "elicitation":
+            ask = self._default_ask("questions")
         if part is None:
             actions = offered_actions(allowed_actions)
             if self.turn.surface == Turn.Surface.TEXT and "respond" not in actions:
@@ -259,55 +380,72 @@ class TurnContext:
             if validator:
                 payload["validator"] = validator
             part = await self._create_part(
-                index, kind, tool_name, payload, value, actions, intent or "", id, approval_key
+                index=index,
+                kind_name=kind,
+                tool_name=tool_name,
+                payload=payload,
+                value=value,
+                allowed_actions=actions,
+                intent=intent or "",
+                tool_call_id=id or f"call_{self.turn.pk}_{index}",
+                approval_key=approval_key,
+                ask=ask,
+                requires_other=requires_other,
+                escalate_after=escalate_after,
+                escalate_to=escalate_to,
+                files=files,
             )
+            await self._fold_corrected(part)
         elif (part.payload or {}).get("message") != message:
             raise ReplayDivergedError(
                 f"On replay, call {index} of this turn asked {message!r}, but the recorded "
                 f"question was {part.message!r}. Given the same answers an agent must make the "
                 "same calls in the same order: put anything random or external in ctx.step()."
             )
+        if part.state == Part.State.DEGRADED:
+            self._uncorrected.append(part)
+        else:
+            self._uncorrected = []  # a recorded question after them: folded already
         if part.state == Part.State.PENDING:
             raise Suspended(part.pk)
         if part.resumed_at is None and part.settled_at is not None:
             await Part.objects.filter(pk=part.pk).aupdate(resumed_at=timezone.now())
         return Response.from_part(part)
 
-    async def _create_part(
-        self, index, kind_name, tool_name, payload, value, actions, intent, call_id, approval_key
-    ) -> Part:
-        part = build_part(
-            turn=self.turn,
-            call_index=index,
-            kind_name=kind_name,
-            tool_name=tool_name,
-            payload=payload,
-            value=value,
-            allowed_actions=actions,
-            intent=intent,
-            tool_call_id=call_id or f"call_{self.turn.pk}_{index}",
-            approval_key=approval_key,
-        )
-        html = await sync_to_async(_save_and_render)(part)
+    async def _fold_corrected(self, part: Part) -> None:
+        """A question that can be shown, after ones that could not: fold those away."""
+        if part.state == Part.State.DEGRADED or not self._uncorrected:
+            return
+        for earlier in self._uncorrected:
+            earlier.conversation = self.conversation
+        html = await sync_to_async(fragments.render_corrected)(self._uncorrected)
+        await push_html(self.conversation.pk, html)
+
+    async def _create_part(self, *, index: int, **options) -> Part:
+        part, html = await sync_to_async(_build_save_and_render)(self.turn, index, options)
         if html is None:
             return await Part.objects.aget(turn=self.turn, call_index=index)
         await push_html(self.conversation.pk, html)
+        if part.is_pending:
+            await live.tell_audience(part)
         return part
 
 
-def _save_and_render(part: Part) -> str | None:
-    """Insert a new part and return its fragment, in one hop off the event loop; return None
-    if another run of the turn saved it first.
+def _build_save_and_render(turn: Turn, index: int, options: dict) -> tuple[Part, str | None]:
+    """Build and insert a new part and return it with its fragment, in one hop off the event
+    loop (routing reads the database); the fragment is None if another run of the turn saved
+    the part first.
 
     A saved part is in the chat (a page load or a reconnecting tab shows it), so `pushed_at`
     goes in the INSERT: no second write after the push, which is best effort anyway.
     """
+    part = build_part(turn=turn, call_index=index, **options)
     part.pushed_at = timezone.now()
     try:
         part.save()
     except IntegrityError:
-        return None
-    return fragments.render_new_part(part)
+        return part, None
+    return part, fragments.render_new_part(part)
 
 
 def _save_and_render_message(turn: Turn, index: int, role: str, text: str) -> str | None:
@@ -329,6 +467,24 @@ def offered_actions(allowed_actions: list[str] | None) -> list[str]:
     return actions
 
 
+def connection_message(declared: services.Service, asker: str, reason: str | None) -> str:
+    """Return what a connection card says: the agent's reason, or that it needs one."""
+    return (reason or "").strip() or f"{asker} needs your {declared.title} connection to continue."
+
+
+def connection_card(user, declared: services.Service) -> dict:
+    """Return a `connection` card's value: the service (names and titles, never a value),
+    whether it is connected by signing in, and the person's existing connection."""
+    found = latest_connection(user, declared.name)
+    return {
+        "service": declared.name,
+        "title": declared.title,
+        "fields": [item.to_dict() for item in declared.fields],
+        "signin": declared.oauth is not None,
+        "existing": found and {"id": str(found.id), "label": found.label},
+    }
+
+
 def build_part(
     *,
     turn: Turn,
@@ -341,9 +497,18 @@ def build_part(
     value: Any = None,
     intent: str = "",
     approval_key: str = "",
+    ask: list[str] | None = None,
+    requires_other: bool = False,
+    escalate_after: float | timedelta | None = None,
+    escalate_to: list[str] | None = None,
+    files: bool = True,
 ) -> Part:
     """Return a new, unsaved part of `turn`: pending, degraded with its reason, or settled at
     once (display cards, and kinds this client does not handle). Every source asks this way.
+
+    `ask` names the people and groups it is routed to, checked here (inbox.routing): a name
+    the conversation's owner may not address degrades the part, and nobody is asked. With
+    `files=False` (the source cannot receive a file) a question with a file field degrades.
     """
     kind = kind_for(kind_name, tool_name)
     now = timezone.now()
@@ -359,18 +524,58 @@ def build_part(
         allowed_actions=allowed_actions,
         intent=intent,
         approval_key=approval_key,
+        owner_may_answer=not requires_other,
     )
-    if kind is None:
+    reason = _route(part, ask, requires_other) or _escalation(part, escalate_after, escalate_to)
+    if reason:
+        part.state, part.degraded_reason, part.settled_at = Part.State.DEGRADED, reason, now
+    elif kind is None:
         part.state, part.response, part.settled_at = Part.State.DEGRADED, NOT_HANDLED, now
         part.degraded_reason = f'no interaction kind "{kind_name or tool_name}" in this client'
     else:
         part.normalized, reason = kind.parse(payload, value)
+        if not reason and not files and (refused := _refuses_files(payload)):
+            part.normalized, reason = None, refused
         if reason:
             part.state, part.degraded_reason, part.settled_at = Part.State.DEGRADED, reason, now
         elif kind.settles_immediately:
             part.state, part.settled_at = Part.State.SUBMITTED, now
             part.response = contract.accept({})
     return part
+
+
+def _refuses_files(payload: dict) -> str:
+    """Return why a question cannot go to a source without files ("" when it has no file)."""
+    request = contract.parse_request(payload, files=False)
+    return request.reason if isinstance(request, contract.Degraded) else ""
+
+
+def _route(part: Part, ask: list[str] | None, requires_other: bool) -> str:
+    """Give the part its audience; return why it cannot have it ("" when it can)."""
+    if not ask:
+        return "requires_other needs ask: name who may answer instead" if requires_other else ""
+    audience = routing.resolve(part.conversation.owner, ask)
+    if isinstance(audience, str):
+        return audience
+    part.ask, part.audience = audience.names, (audience.users, audience.groups)
+    return ""
+
+
+def _escalation(part: Part, after: float | timedelta | None, to: list[str] | None) -> str:
+    """Plan the part's escalation; return why it cannot have it ("" when it can)."""
+    if after is None and not to:
+        return ""
+    if after is None or not to:
+        return "escalate_after and escalate_to go together: when, and who is added"
+    seconds = after.total_seconds() if isinstance(after, timedelta) else after
+    if not isinstance(seconds, (int, float)) or seconds <= 0:
+        return "escalate_after must be a positive number of seconds"
+    audience = routing.resolve(part.conversation.owner, to)
+    if isinstance(audience, str):
+        return audience.replace("ask has", "escalate_to has", 1)
+    part.escalate_to = audience.names
+    part.escalate_at = timezone.now() + timedelta(seconds=seconds)
+    return ""
 
 
 def _approval_key(action: str, details: dict | None) -> str:
@@ -384,6 +589,7 @@ async def _approved_for_conversation(conversation_id: int, key: str) -> bool:
         approval_key=key,
         render_kind=approval.KIND.name,
         state=Part.State.SUBMITTED,
+        ask=[],  # a routed approval grants nothing beyond itself
     ).values_list("response", flat=True)
     scopes = [(response.get("content") or {}).get("scope") async for response in approvals]
     return "conversation" in scopes

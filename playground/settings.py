@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "servestatic",  # its checks of the static settings
     "channels",
     "django_htmx",
     "axes",
@@ -63,20 +64,26 @@ INSTALLED_APPS = [
     "api",
     "workbench",
     "llm_agents",
+    "connections",
+    "notify",
+    "inbox",
 ]
 
 MIDDLEWARE = [
     "playground.health.answer_probes",  # first: probes by IP, over HTTP (see the module)
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "servestatic.middleware.ServeStaticMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Before the CSRF check reads the form: an unreadable htmx form is refused in place.
+    "playground.unreadable_requests.refuse_unreadable_htmx_posts",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "playground.preferences.viewer_zone",  # after htmx: it skips htmx requests
     "playground.health.DatabaseUnavailableMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -96,6 +103,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
+                "inbox.context_processors.inbox_count",
             ],
         },
     },
@@ -193,6 +201,9 @@ else:
 # may call private and loopback addresses (refused by default; tests use a local receiver).
 API_RATE_LIMIT = os.environ.get("API_RATE_LIMIT", "120/m")
 API_WEBHOOK_ALLOW_PRIVATE = envbool("API_WEBHOOK_ALLOW_PRIVATE", False)
+# Seconds a webhook delivery waits before each retry; it gives up after the last one. Tests
+# shorten them.
+API_WEBHOOK_BACKOFF = [float(s) for s in envlist("API_WEBHOOK_BACKOFF", "1,5,30,120,600")]
 
 # Seconds a conversation websocket may be quiet before the server pings it (daphne's default:
 # 20). Each ping and its pong cost the web process CPU per open tab (bench/README.md,
@@ -219,6 +230,9 @@ EMBEDDED_CONCURRENCY = int(os.environ.get("EMBEDDED_CONCURRENCY", 50))
 RUN_HEARTBEAT_SECONDS = envfloat("RUN_HEARTBEAT_SECONDS", 5)
 RUN_STALE_AFTER_SECONDS = envfloat("RUN_STALE_AFTER_SECONDS", 30)
 RECOVERY_SWEEP_SECONDS = envfloat("RECOVERY_SWEEP_SECONDS", 10)
+# A scheduled slot found later than this (no runner was up at its time) gets a catch-up run
+# that says so (playground/scheduler.py).
+SCHEDULE_LATE_SECONDS = envfloat("SCHEDULE_LATE_SECONDS", 60)
 if RUN_STALE_AFTER_SECONDS < 3 * RUN_HEARTBEAT_SECONDS:
     raise ImproperlyConfigured("RUN_STALE_AFTER_SECONDS must be at least 3 heartbeats.")
 
@@ -249,21 +263,40 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+# Dates and times in the admin say their zone ("Dec 2, 2026, 10 p.m. CET").
+FORMAT_MODULE_PATH = ["playground.formats"]
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
-STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns about a missing one
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # ServeStatic warns about a missing one
 if PRODUCTION:
     # `manage.py collectstatic` first: hashed names, compressed, cached for a year.
     STORAGES = {
         "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+        "staticfiles": {"BACKEND": "servestatic.storage.CompressedManifestStaticFilesStorage"},
     }
 else:
-    # Without collectstatic (local use and tests) WhiteNoise serves straight from the finders.
-    WHITENOISE_USE_FINDERS = True
-    WHITENOISE_AUTOREFRESH = DEBUG
+    # Without collectstatic (local use and tests) ServeStatic serves straight from the finders.
+    SERVESTATIC_USE_FINDERS = True
+    SERVESTATIC_AUTOREFRESH = DEBUG
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+# Files people attach to answers, through Django's storage API under the name "answer_files":
+# a folder here (FILES_ROOT). Never served from a public URL: only the file views (which
+# check who asks) read them. Scale-out processes must share the folder (or replace this
+# storage with a shared one).
+FILES_ROOT = Path(os.environ.get("FILES_ROOT", BASE_DIR / "answer-files"))
+STORAGES["answer_files"] = {
+    "BACKEND": "django.core.files.storage.FileSystemStorage",
+    "OPTIONS": {"location": FILES_ROOT, "base_url": "/no-public-url/"},
+}
+# What one person's attached files may add up to, in bytes (default 500 MB).
+FILES_QUOTA_BYTES = int(os.environ.get("FILES_QUOTA_BYTES", 500_000_000))
+# Uploads never sent with an answer are removed by the recovery sweep after this long.
+FILES_UNSENT_SECONDS = envfloat("FILES_UNSENT_SECONDS", 24 * 3600)
 
 # Production is HTTPS only: plain HTTP is redirected, browsers are told to stay on HTTPS for a
 # year (HSTS), and cookies never travel unencrypted.
@@ -323,3 +356,48 @@ LLM_MAX_RETRIES = int(os.environ.get("LLM_MAX_RETRIES", "2"))
 # MCP servers the playground may connect to: a TOML file (see mcp_bridge/servers.py and the
 # README). Unset: no MCP servers.
 MCP_SERVERS_FILE = os.environ.get("MCP_SERVERS_FILE", "")
+
+# Connections (see connections/ and the README, "Connections and secrets"): the services people
+# can connect (a TOML file beside the MCP servers file) and the vault's keys, comma-separated,
+# the first one sealing. `make run` creates a local key in .connections-key.
+CONNECTION_SERVICES_FILE = os.environ.get("CONNECTION_SERVICES_FILE", "")
+CONNECTIONS_KEYS = envlist("CONNECTIONS_KEY", "")
+# OAuth providers (configured or discovered) on private or loopback addresses: off, as for webhooks.
+CONNECTIONS_ALLOW_PRIVATE = envbool("CONNECTIONS_ALLOW_PRIVATE", False)
+
+# One more server for local use, a command line or an http(s) URL: `make run MCP="..."`.
+MCP_COMMAND = os.environ.get("MCP_COMMAND", "")
+# Notifications (notify/): a person with no tab open on a question is told after
+# NOTIFY_AFTER_SECONDS, by email through Django's email framework (EMAIL_* below; `make run`
+# prints mails on the console) and in their other open tabs. A burst within
+# NOTIFY_BATCH_SECONDS is one email; a question still waiting REMIND_AFTER seconds after it
+# was asked is reminded of, at most once a day. A failed send is tried again after each of
+# NOTIFY_BACKOFF's seconds in turn, the last repeating until it goes out.
+NOTIFY_AFTER_SECONDS = envfloat("NOTIFY_AFTER_SECONDS", 60)
+NOTIFY_BATCH_SECONDS = envfloat("NOTIFY_BATCH_SECONDS", 30)
+REMIND_AFTER = envfloat("REMIND_AFTER", 24 * 3600)
+NOTIFY_BACKOFF = [float(s) for s in envlist("NOTIFY_BACKOFF", "5,30,120,600")]
+TAB_REFRESH_SECONDS = envfloat("TAB_REFRESH_SECONDS", 30)
+# Where the links in mails point (the address people open the playground at).
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+# Django's MAILERS, from EMAIL_BACKEND and (for SMTP) EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER,
+# EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMAIL_USE_SSL and EMAIL_TIMEOUT in the environment.
+EMAIL_BACKEND_PATH = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
+MAILERS = {"default": {"BACKEND": EMAIL_BACKEND_PATH}}
+if EMAIL_BACKEND_PATH == "django.core.mail.backends.smtp.EmailBackend":
+    MAILERS["default"]["OPTIONS"] = {
+        "host": os.environ.get("EMAIL_HOST", "localhost"),
+        "port": int(os.environ.get("EMAIL_PORT", 25)),
+        "username": os.environ.get("EMAIL_HOST_USER", ""),
+        "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+        "use_tls": envbool("EMAIL_USE_TLS", False),
+        "use_ssl": envbool("EMAIL_USE_SSL", False),
+        # A silent server fails the send (tried again later) instead of holding it.
+        "timeout": envfloat("EMAIL_TIMEOUT", 10),
+    }
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "playground@localhost")
+
+# Routing (see README, "Questions that wait for you"): besides the groups a conversation's
+# owner belongs to and their members, the groups and people anyone's agents may ask.
+ROUTING_ALLOWED_GROUPS = envlist("ROUTING_ALLOWED_GROUPS", "")
+ROUTING_ALLOWED_USERS = envlist("ROUTING_ALLOWED_USERS", "")

@@ -1,15 +1,27 @@
-"""A web process's start-up work on its event loop: the embedded turn runner (the default), and
-with Redis, the watch that closes its tabs when Redis goes away (`socket_watch`)."""
+"""A web process's start-up work on its event loop: the embedded turn runner (the default), with
+Redis the watch that closes its tabs when Redis goes away (`socket_watch`), and the work apps
+above the playground register with `run_at_start` (the API's webhook sender), which this
+package cannot import."""
 
 import asyncio
+from collections.abc import Callable, Coroutine
 
 from django.conf import settings
 
 from playground import embedded, socket_watch
 
+_registered: list[Callable[[], Coroutine]] = []
+
+
+def run_at_start(work: Callable[[], Coroutine]) -> None:
+    """Have every web process run `work()` on its event loop from start-up on (call it from
+    an AppConfig.ready; registering the same function again changes nothing)."""
+    if work not in _registered:
+        _registered.append(work)
+
 
 async def start() -> None:
-    work = [embedded.start()]
+    work = [embedded.start(), *(registered() for registered in _registered)]
     if settings.REDIS_URL:
         channel = f"{settings.REDIS_PREFIX}__watch__"
         work.append(socket_watch.watch(settings.REDIS_URL, channel))

@@ -21,7 +21,7 @@ from playground import fragments, server_loop
 from playground.agents import get_agent_spec
 from playground.models import Turn
 from playground.push import push_html
-from playground.runtime import Recorded, Suspended, TurnContext
+from playground.runtime import ExplainedFault, Recorded, Suspended, TurnContext
 
 logger = logging.getLogger(__name__)
 
@@ -106,7 +106,8 @@ def _load(turn_id: int) -> tuple[Turn, Recorded]:
 
 
 async def _push_working(turn: Turn) -> None:
-    html = await sync_to_async(fragments.render_status)(turn.conversation, working=True)
+    # Read, not assumed: by now the run may be waiting on a question it holds a session for.
+    html = await sync_to_async(fragments.render_status)(turn.conversation)
     await push_html(turn.conversation_id, html)
 
 
@@ -119,8 +120,13 @@ async def _replay(turn: Turn, token: str, recorded: Recorded) -> str:
     except Suspended:
         return "waiting"
     except Exception as error:
-        logger.exception("agent run failed (turn %s)", turn_id)
-        summary = f"The agent stopped with an error: {type(error).__name__}: {error}"[:500]
+        if isinstance(error, ExplainedFault):
+            # One record per fault: the causes' tracebacks are on the admin's turn page.
+            logger.error("agent run failed (turn %s): %s", turn_id, error)
+            summary = str(error)[:500]
+        else:
+            logger.exception("agent run failed (turn %s)", turn_id)
+            summary = f"The agent stopped with an error: {type(error).__name__}: {error}"[:500]
         await Turn.objects.filter(pk=turn_id, run_token=token).aupdate(
             status=Turn.Status.FAILED, error=summary, error_trace=traceback.format_exc()
         )

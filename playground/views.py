@@ -14,10 +14,9 @@ from django_htmx.middleware import HtmxDetails
 from elicitation.access import login_required_inline
 from elicitation.models import Part
 from elicitation.secrets import redact_secrets
-from playground import fragments
+from playground import fragments, scheduler
 from playground.agents import REGISTRY
 from playground.models import Agent, Conversation, Turn
-from playground.onboarding.first_run import first_run_redirect
 from playground.push import push_html_soon
 from playground.tasks import turn_queued
 
@@ -84,8 +83,6 @@ def add_turn(conversation: Conversation, text: str, *, surface: str = "form") ->
 @login_required
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    if (wizard := first_run_redirect(request)) is not None:
-        return wizard
     conversations = (
         Conversation.objects.filter(owner=request.user, agent__is_draft=False)
         .select_related("agent")
@@ -100,10 +97,15 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     # The person's own agents first, newest first (the one just made on top); built-ins after.
     newest_own = Case(When(builtin=False, then=F("created_at"))).desc(nulls_last=True)
     agents = agents_for(request.user).order_by("builtin", newest_own, "name")
+    # Someone who has not chatted yet sees what the playground does: one click to a question.
+    tries = []
+    if not conversations and not drafts:
+        specs = [(agent, REGISTRY.get(agent.kind)) for agent in agents if agent.builtin]
+        tries = [(agent, spec.samples[0]) for agent, spec in specs if spec and spec.samples]
     return TemplateResponse(
         request,
         "playground/home.html",
-        {"agents": agents, "conversations": conversations, "drafts": drafts},
+        {"agents": agents, "conversations": conversations, "drafts": drafts, "tries": tries},
     )
 
 
@@ -113,25 +115,45 @@ def start_conversation(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     agent = get_object_or_404(agents_for(request.user), slug=slug)
     conversation = Conversation.objects.create(owner=request.user, agent=agent)
     spec = REGISTRY.get(agent.kind)
-    if spec is not None and spec.opens_conversation:
+    # A sample tried from the home page is the conversation's first message.
+    text, _ = redact_secrets(request.POST.get("text", "").strip()[:MAX_MESSAGE_CHARS])
+    if text or (spec is not None and spec.opens_conversation):
         # Queued like a message's turn, so the page (and every reload) shows what it says.
-        add_turn(conversation, "")
+        add_turn(conversation, text)
     return redirect(conversation)
 
 
 @login_required
 @require_GET
 def conversation_page(request: HtmxHttpRequest, conversation_id: int) -> HttpResponse:
-    return render_conversation(request, get_conversation(request, conversation_id))
+    routed = Part.objects.routed_to(request.user).values("conversation")
+    # The owner's, or one a question in it was asked of the person (read-only for them).
+    conversations = Conversation.objects.filter(
+        Q(owner=request.user) | Q(pk__in=routed)
+    ).select_related("agent", "owner__time_zone")
+    return render_conversation(request, get_object_or_404(conversations, pk=conversation_id))
 
 
 def render_conversation(request: HttpRequest, conversation: Conversation) -> TemplateResponse:
-    """Return the chat page of a conversation the person owns (also at an agent's address)."""
+    """Return the chat page of a conversation the person owns (also at an agent's address),
+    or may read because they were asked a question in it (no composer then)."""
     draft = conversation.agent.is_draft  # still in the onboarding wizard
+    spec = REGISTRY.get(conversation.agent.kind)
+    turns = fragments.transcript(conversation, viewer=request.user)
+    read_only = conversation.owner_id != request.user.pk
+    # When the agent runs on its own: next runs, the last outcome, Pause/Resume, Run now.
+    panel = None if draft or read_only else scheduler.overview(conversation.agent, request.user)
     return TemplateResponse(
         request,
         "playground/onboarding.html" if draft else "playground/conversation.html",
-        {"conversation": conversation, "turns": fragments.transcript(conversation)}
+        {
+            "conversation": conversation,
+            "turns": turns,
+            "read_only": read_only,
+            "samples": spec.samples if spec else (),
+            "agent": conversation.agent,
+            "panel": panel,
+        }
         | fragments.status_context(conversation),
     )
 

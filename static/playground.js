@@ -42,9 +42,10 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
   }
 });
 
-// The tab title counts the questions waiting for the person.
+// The tab title counts the questions waiting for the person: in this conversation, or
+// elsewhere everything in their inbox (the header's count).
 function updateTitle() {
-  const status = document.getElementById("status");
+  const status = document.getElementById("status") || document.getElementById("inbox-count");
   if (!status) return;
   const waiting = Number(status.dataset.waiting || 0);
   const base = document.title.replace(/^\(\d+\) /, "");
@@ -158,7 +159,8 @@ function saveDraft(form) {
   }
   const saved = {};
   for (const input of form.elements) {
-    if (!input.name || input.type === "hidden" || input.tagName === "BUTTON") continue;
+    // A chosen file cannot be kept in a draft (nor set again by a script).
+    if (!input.name || input.type === "hidden" || input.type === "file" || input.tagName === "BUTTON") continue;
     saved[input.name] ??= [];
     if (input.type === "checkbox" || input.type === "radio") {
       if (input.checked) saved[input.name].push(input.value);
@@ -181,7 +183,7 @@ function restoreDraft(form, key) {
   if (!saved) return;
   for (const input of form.elements) {
     const values = saved[input.name];
-    if (!values || input.type === "hidden" || input.tagName === "BUTTON") continue;
+    if (!values || input.type === "hidden" || input.type === "file" || input.tagName === "BUTTON") continue;
     if (input.type === "checkbox" || input.type === "radio") input.checked = values.includes(input.value);
     else if (input.multiple) for (const option of input.options) option.selected = values.includes(option.value);
     else input.value = values.at(-1) ?? "";
@@ -275,8 +277,8 @@ function problemText(status) {
   return `The server could not handle that (error ${status}). Nothing was saved; try again.`;
 }
 
-function showProblem(event) {
-  const form = event.detail.elt.closest("form") || event.detail.elt;
+function problemNote(elt) {
+  const form = elt.closest("form") || elt;
   let note = form.querySelector(":scope > [data-request-error]");
   if (!note) {
     note = document.createElement("p");
@@ -285,6 +287,13 @@ function showProblem(event) {
     note.dataset.requestError = "";
     form.prepend(note);
   }
+  return [form, note];
+}
+
+function showProblem(event) {
+  const refusal = event.detail.xhr && event.detail.xhr.getResponseHeader("HX-Trigger");
+  if (refusal && refusal.includes("requestRefused")) return;  // it says why itself (below)
+  const [form, note] = problemNote(event.detail.elt);
   const status = event.detail.xhr ? event.detail.xhr.status : 0;
   note.textContent = problemText(status);
   if (status === 401) {
@@ -299,6 +308,15 @@ function showProblem(event) {
 
 document.addEventListener("htmx:responseError", showProblem);
 document.addEventListener("htmx:sendError", showProblem);
+// A form the server could not read (too big, cut off) is refused with a sentence and nothing
+// swapped (playground/unreadable_requests.py), so everything typed stays on the page.
+document.addEventListener("requestRefused", (event) => {
+  problemNote(event.target)[1].textContent = event.detail.message;
+});
+document.addEventListener("htmx:afterRequest", (event) => {
+  if (!event.detail.successful) return;
+  (event.detail.elt.closest("form") || event.detail.elt).querySelector(":scope > [data-request-error]")?.remove();
+});
 
 // Onboarding: once the draft becomes an agent its header is swapped in (every open tab): show
 // the agent's own address and name without reloading, so nothing on screen moves.
@@ -364,3 +382,113 @@ if (themeToggle) {
     showTheme();
   });
 }
+
+// A conversation opens at its first waiting question (below the fold on a phone), else at
+// its end, like a chat. Only on load: later pushes follow the rules at the top of this file.
+const transcript = document.getElementById("transcript");
+if (transcript && transcript.querySelector(".turn")) {
+  const waiting = transcript.querySelector("article.part[data-state^=pending]");
+  if (waiting) waiting.scrollIntoView({ block: "start" });
+  else window.scrollTo({ top: document.documentElement.scrollHeight });
+}
+
+// Logging out in one tab tells the others (the storage event), so no header keeps offering
+// "Log out" for a session that is gone.
+const logoutForm = document.querySelector("form.logout");
+logoutForm?.addEventListener("submit", () => {
+  try {
+    localStorage.setItem("logged-out", String(Date.now()));
+  } catch {
+    // Storage refused: the other tabs find out at their next request instead.
+  }
+});
+addEventListener("storage", (event) => {
+  if (event.key !== "logged-out" || !logoutForm?.isConnected) return;
+  const login = document.createElement("a");
+  login.href = `${document.body.dataset.loginUrl}?next=${encodeURIComponent(location.pathname)}`;
+  login.textContent = "Log in again";
+  const note = document.createElement("p");
+  note.className = "logout logged-out";
+  note.setAttribute("role", "status");
+  note.append("You logged out in another tab. ", login);
+  logoutForm.replaceWith(note);
+});
+// Browser notifications (notify/): a question waits in another conversation. The server pushes
+// #browser-notice to this person's tabs; shown only where the person allowed notifications.
+// The event's target is the element swapped out: read the one swapped in, once per tag.
+let lastNoticeTag = "";
+document.addEventListener("htmx:oobAfterSwap", () => {
+  const notice = document.getElementById("browser-notice");
+  const { title, body, url, tag } = notice ? notice.dataset : {};
+  if (!tag || tag === lastNoticeTag || !("Notification" in window)) return;
+  lastNoticeTag = tag;
+  if (Notification.permission !== "granted") return;
+  const shown = new Notification(title, { body, tag });
+  shown.addEventListener("click", () => { window.focus(); window.location.assign(url); });
+});
+const notifyState = document.querySelector("[data-browser-notify-state]");
+const notifyAllow = document.querySelector("[data-browser-notify-allow]");
+if (notifyState && notifyAllow) {
+  const show = () => {
+    const permission = "Notification" in window ? Notification.permission : "unsupported";
+    notifyAllow.hidden = permission !== "default";
+    if (permission === "granted") notifyState.textContent = "Browser notifications are on in this browser.";
+    if (permission === "denied") notifyState.textContent = "This browser blocks the playground's notifications; allow them in its site settings.";
+    if (permission === "unsupported") notifyState.textContent = "This browser cannot show notifications.";
+  };
+  notifyAllow.addEventListener("click", () => Notification.requestPermission().then(show));
+  show();
+}
+
+// A deep link to a question (#part-12, from a notification) lands on it: focus its first field
+// once the page has loaded (the browser focuses the part itself, its fragment target, first),
+// and again after the socket's resync if that swapped the focused field out.
+function focusLinkedPart() {
+  const id = window.location.hash.slice(1);
+  const part = id.startsWith("part-") && document.getElementById(id);
+  const field = part && part.querySelector("input:not([type=hidden]), select, textarea, button");
+  if (field && (!part.contains(document.activeElement) || document.activeElement === part)) field.focus();
+}
+window.addEventListener("load", focusLinkedPart);
+document.addEventListener("htmx:wsAfterMessage", focusLinkedPart, { once: true });
+
+// Files: a file over its field's limit is said at once, before anything is sent (the server
+// checks again); while a form with files uploads, htmx reports the progress for the bar.
+document.addEventListener("change", (event) => {
+  const input = event.target;
+  if (!input.matches || !input.matches("input[type=file][data-max-size]")) return;
+  const limit = Number(input.dataset.maxSize);
+  const tooLarge = [...input.files].find((file) => file.size > limit);
+  const field = input.closest(".field");
+  let note = field.querySelector("[data-file-note]");
+  if (!tooLarge) {
+    if (note) note.remove();
+    return;
+  }
+  if (!note) {
+    note = document.createElement("p");
+    note.className = "error";
+    note.dataset.fileNote = "";
+    note.setAttribute("role", "alert");
+    input.after(note);
+  }
+  note.textContent = `${tooLarge.name} is ${sizeText(tooLarge.size)}; the limit is ${sizeText(limit)}. Choose a smaller file.`;
+  input.value = "";
+});
+
+// As the server says sizes (elicitation.contract.size_text): "900 KB", "1.5 MB".
+function sizeText(size) {
+  for (const [unit, scale] of [["GB", 1e9], ["MB", 1e6], ["KB", 1e3]]) {
+    if (size >= scale) return `${(size / scale).toFixed(1).replace(/\.0$/, "")} ${unit}`;
+  }
+  return size === 1 ? "1 byte" : `${size} bytes`;
+}
+
+document.addEventListener("htmx:xhr:progress", (event) => {
+  const status = event.target.querySelector && event.target.querySelector("[data-upload-status]");
+  if (!status || !event.detail.lengthComputable || !event.detail.total) return;
+  const percent = Math.round((100 * event.detail.loaded) / event.detail.total);
+  status.hidden = false;
+  status.querySelector("progress").value = percent;
+  status.querySelector("span").textContent = percent < 100 ? `Uploading… ${percent} %` : "Uploaded, checking…";
+});

@@ -90,17 +90,38 @@ async function restoreFromAddress() {
   editor.dispatchEvent(new Event("input", { bubbles: true }));
 }
 
-// A text past the limit is not sent (past Django's request limit it could not even be read):
-// the server's own sentence says so, with this text's size.
+// What a request will send, in bytes, as multipart (the page's encoding): each field's name
+// and UTF-8 value, and the boundary and headers around it.
+function bytesToSend(formData) {
+  let size = 0;
+  for (const [name, value] of formData) size += new Blob([name, value]).size + 100;
+  return size;
+}
+
+// A text past the workbench's limit, or a request past what the server reads at once (it
+// could not even be read), is not sent: the server's own sentence says so, with the size.
+function refusal(formData) {
+  const text = new Blob([editor.value]).size;
+  if (text > Number(editor.dataset.maxBytes)) return editor.dataset.tooBig.replace("{size}", text.toLocaleString("en"));
+  const sent = bytesToSend(formData);
+  if (sent > Number(editor.dataset.maxRequestBytes)) return editor.dataset.tooMuch.replace("{size}", sent.toLocaleString("en"));
+  return "";
+}
+
 function refuseIfTooBig(event) {
-  const size = new Blob([editor.value]).size;
-  if (size <= Number(editor.dataset.maxBytes)) return;
+  const problem = refusal(event.detail?.formData || new FormData(editor.form));
+  if (!problem) return;
   event.preventDefault();
-  const problem = document.createElement("p");
-  problem.className = "error";
-  problem.textContent = editor.dataset.tooBig.replace("{size}", size.toLocaleString("en"));
-  document.getElementById("diagnostics").replaceChildren(problem);
+  const note = document.createElement("p");
+  note.className = "error";
+  note.textContent = problem;
+  document.getElementById("diagnostics").replaceChildren(note);
   document.getElementById("preview-state").innerHTML = '<span class="stale-note">Showing the last payload that could be read.</span>';
+}
+
+// While the text does not read, the preview is the last good one: readable, not answerable.
+function markStale() {
+  document.getElementById("results").inert = Boolean(document.querySelector("#preview-state .stale-note"));
 }
 
 function goTo(line, column) {
@@ -112,12 +133,16 @@ function goTo(line, column) {
 
 if (editor) {
   showLineNumbers();
+  markStale();
+  // The state note is swapped out of band (or set by refuseIfTooBig): watch where it lives.
+  new MutationObserver(markStale).observe(document.querySelector(".workbench-preview"), { childList: true, subtree: true });
   restoreFromAddress();
   // Once edited (or opened from a link) the text is no longer the example the menu names.
   const menu = document.querySelector("[data-examples]");
   editor.addEventListener("input", () => { showLineNumbers(); showBracketMatch(); keepInAddress(); menu.value = ""; });
   editor.addEventListener("scroll", showLineNumbers);
-  editor.form.addEventListener("htmx:confirm", refuseIfTooBig);
+  // Every request of the page (the preview, trying the form, an answer as JSON) carries the text.
+  document.addEventListener("htmx:configRequest", refuseIfTooBig);
   editor.form.addEventListener("submit", refuseIfTooBig);
   for (const type of ["keyup", "click", "focus"]) editor.addEventListener(type, showBracketMatch);
   // Tab indents inside the editor; Escape then Tab leaves it (keyboard users are never trapped).

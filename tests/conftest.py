@@ -3,6 +3,7 @@ import io
 import pytest
 from django.contrib.auth.models import User
 
+from mcp_bridge.connection import forget_learned_protocols
 from playground.models import Agent, Conversation
 from tests import runtime_agents  # noqa: F401  (registers the test agents)
 
@@ -11,6 +12,12 @@ from tests import runtime_agents  # noqa: F401  (registers the test agents)
 def fast_password_hashing(settings) -> None:
     """Real hashing costs ~0.4 s per user; tests only need logins to work."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def configured_mcp_protocols() -> None:
+    """Each test starts from the servers file's protocols, not what an earlier test learned."""
+    forget_learned_protocols()
 
 
 @pytest.fixture

@@ -31,14 +31,17 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wait_for(condition, timeout: float = 30.0, interval: float = 0.05, message: str = ""):
-    """Poll `condition` until it returns something truthy; fail after `timeout` seconds."""
+def wait_for(condition, timeout: float = 30.0, interval: float = 0.05, message=""):
+    """Poll `condition` until it returns something truthy; fail after `timeout` seconds.
+
+    `message` may be a function, called at the failure: a log read then shows how it ended."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         result = condition()
         if result:
             return result
         time.sleep(interval)
+    message = message() if callable(message) else message
     raise AssertionError(message or f"condition not met within {timeout} s")
 
 
@@ -62,6 +65,7 @@ class LiveServer:
             **os.environ,
             "DATABASE_URL": f"sqlite:///{self.db_path}",
             "STATIC_ROOT": str(workdir / "static"),
+            "FILES_ROOT": str(workdir / "files"),
             "PYTHONUNBUFFERED": "1",
             **(env or {}),
         }
@@ -98,14 +102,27 @@ class LiveServer:
 
     def start(self) -> None:
         self.start_without_visiting()
-        wait_for(self._answers, timeout=60, message=f"daphne did not start: {self.log()}")
+        self.wait_until_answering()
 
     def ensure_running(self) -> None:
         """Start the server again if an earlier test left it stopped (or still starting)."""
         if self.process is None or self.process.poll() is not None:
             self.start()
         else:
-            wait_for(self._answers, timeout=60, message=f"daphne did not start: {self.log()}")
+            self.wait_until_answering()
+
+    def wait_until_answering(self) -> None:
+        """Wait for the login page; a server that exits meanwhile (a port taken) fails at once."""
+
+        def answers_or_exited() -> bool:
+            return self.process.poll() is not None or self._answers()
+
+        wait_for(
+            answers_or_exited, timeout=60, message=lambda: f"daphne did not start: {self.log()}"
+        )
+        assert self.process.poll() is None, (
+            f"daphne exited ({self.process.returncode}): {self.log()}"
+        )
 
     def start_without_visiting(self) -> None:
         """Start the server and return before anyone has made a request to it."""
@@ -173,7 +190,8 @@ class LiveClient:
     def post(self, path: str, data: dict) -> tuple[int, str]:
         import urllib.parse
 
-        body = urllib.parse.urlencode({**data, "csrfmiddlewaretoken": self._csrf()}).encode()
+        form = {**data, "csrfmiddlewaretoken": self._csrf()}
+        body = urllib.parse.urlencode(form, doseq=True).encode()  # a list: one value each
         request = urllib.request.Request(
             self.server.url + path, data=body, headers={"Referer": self.server.url + "/"}
         )

@@ -60,7 +60,8 @@ def scripted(*replies) -> None:
 
 @agent("test-llm", name="Scripted model", listed=False)
 async def scripted_llm(ctx, message: str) -> None:
-    await run_llm_turn(ctx, FunctionModel(stream_function=_stream), provider_label='"scripted"')
+    model = FunctionModel(stream_function=_stream)
+    await run_llm_turn(ctx, model, provider_label='The model provider "scripted"')
 
 
 # A toolset like a deployment would add: one harmless tool, one destructive (approval first).

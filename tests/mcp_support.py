@@ -1,7 +1,11 @@
-"""Servers files for the bridge's tests: the SDK-built test server over stdio or HTTP."""
+"""Servers files for the bridge's tests: the SDK-built test server over stdio or HTTP, and the
+official reference server (`@modelcontextprotocol/server-everything`, installed from npm)."""
 
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from mcp_bridge.catalog import sync_agents
@@ -10,6 +14,34 @@ from tests.live_server import BASE_DIR, free_port, wait_for
 
 TEST_SERVER = BASE_DIR / "tests" / "mcp_test_server.py"
 BROKEN_SERVER = BASE_DIR / "tests" / "mcp_broken_server.py"
+REFERENCE_PACKAGE = "@modelcontextprotocol/server-everything"
+REFERENCE_VERSION = "2026.8.31"  # pinned: its tools and their texts are what the tests expect
+NPM_CACHE = Path(tempfile.gettempdir()) / "playground-npm"
+
+
+def reference_server() -> list[str]:
+    """Return the command that runs the reference server over stdio, installing it once."""
+    folder = NPM_CACHE / f"server-everything-{REFERENCE_VERSION}"
+    entry = folder / "node_modules" / REFERENCE_PACKAGE / "dist" / "index.js"
+    if not entry.exists():
+        npm = shutil.which("npm")
+        assert npm, "npm is needed to install the MCP reference server (.ci/run installs it)"
+        # Into a fresh folder, renamed into place once complete: a failed install leaves nothing.
+        NPM_CACHE.mkdir(parents=True, exist_ok=True)
+        partial = Path(tempfile.mkdtemp(dir=NPM_CACHE))
+        spec = f"{REFERENCE_PACKAGE}@{REFERENCE_VERSION}"
+        done = subprocess.run(
+            [npm, "install", "--prefix", str(partial), "--no-audit", "--no-fund", spec],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, f"npm install {spec} failed: {done.stderr[-2000:]}"
+        try:
+            os.rename(partial, folder)
+        except OSError:  # another run installed it meanwhile
+            shutil.rmtree(partial, ignore_errors=True)
+    return [shutil.which("node") or "node", str(entry), "stdio"]
 
 
 def stdio_servers_file(directory: Path, *, protocol: str = "auto", extra: str = "") -> Path:
@@ -61,11 +93,12 @@ def chat_with(settings, client, person, path: Path) -> Conversation:
 class HttpTestServer:
     """The test server on Streamable HTTP, on a free 127.0.0.1 port."""
 
-    def __init__(self, env: dict | None = None):
+    def __init__(self, env: dict | None = None, *, mode: str = "http"):
+        """`mode`: "http", or "stateless-http" for a server that keeps no session."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/mcp"
         self.process = subprocess.Popen(
-            [sys.executable, str(TEST_SERVER), "http", str(self.port)],
+            [sys.executable, str(TEST_SERVER), mode, str(self.port)],
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

@@ -1,8 +1,10 @@
 """An MCP server written with the official SDK, for the bridge's tests: over stdio
-(`python tests/mcp_test_server.py`) or Streamable HTTP (`... http PORT`).
+(`python tests/mcp_test_server.py`) or Streamable HTTP (`... http PORT`, or `... stateless-http
+PORT` for a server that keeps no session).
 
 `MCP_TEST_LOG`, when set, names a file each completed `profile` call appends a line to, so a
-test can see how many times the tool really ran to the end.
+test can see how many times the tool really ran to the end (and `legacy_profile` a line
+"legacy asking" each time it starts).
 """
 
 import datetime
@@ -58,10 +60,10 @@ def ask_profile() -> Elicit[Profile]:
     return Elicit("Tell me about yourself", Profile)
 
 
-def record_completion() -> None:
+def record_completion(line: str = "profile") -> None:
     if log := os.environ.get("MCP_TEST_LOG"):
         with open(log, "a") as file:
-            file.write("profile\n")
+            file.write(line + "\n")
 
 
 @server.tool()
@@ -84,6 +86,7 @@ async def profile(
 @server.tool()
 async def legacy_profile(ctx: Context) -> str:
     """Ask for a profile with a push-style elicitation/create (legacy sessions only)."""
+    record_completion("legacy asking")  # each start, also one that cannot ask
     answer = await ctx.elicit("Tell me about yourself", Profile)
     if answer.action != "accept":
         return f"No profile: {answer.action}"
@@ -215,6 +218,13 @@ def authorization(ctx: Context) -> str:
 
 
 @server.tool()
+def capabilities(ctx: Context) -> str:
+    """Say which capabilities the client declared, as JSON."""
+    declared = ctx.client_capabilities
+    return declared.model_dump_json(by_alias=True, exclude_none=True) if declared else "none"
+
+
+@server.tool()
 def huge() -> str:
     """Return about 10 MB of text."""
     return "x" * 10_000_000
@@ -223,5 +233,7 @@ def huge() -> str:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["http"]:
         server.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    elif sys.argv[1:2] == ["stateless-http"]:  # no session, so no back-channel at all
+        server.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]), stateless_http=True)
     else:
         server.run("stdio")

@@ -144,3 +144,93 @@ async def url_page(ctx, message: str) -> None:
         kind="url-wait", message="Finish signing in on the page that opened.", value=page
     )
     await ctx.say(f"Signed in: {done.action}.")
+
+
+@agent("test-connection", name="Test connection", listed=False)
+async def needs_connection(ctx, message: str) -> None:
+    """Ask for the person's Demo connection and use it (saying only a digest of the token)."""
+    import hashlib
+
+    answer = await ctx.request_connection("demo", reason="I need your Demo account to go on.")
+    if not answer.accepted:
+        await ctx.say(f"Not connected ({answer.action}).")
+        return
+    credential = await ctx.connection(answer)
+    digest = hashlib.sha256(credential["token"].encode()).hexdigest()
+    await ctx.say(f"Using “{answer.content['label']}”: token sha256 {digest}")
+
+
+RELEASE = {
+    "type": "object",
+    "properties": {"version": {"type": "string", "title": "Version"}},
+    "required": ["version"],
+}
+
+
+@agent("test-routed", name="Test routed", listed=False)
+async def routed(ctx, message: str) -> None:
+    """Ask whoever the message names (comma-separated), e.g. "group:release-managers"."""
+    names = [name.strip() for name in message.split(",")]
+    answer = await ctx.elicit("Which version should I release?", RELEASE, ask=names)
+    if answer.accepted:
+        await ctx.say(f"Releasing {answer.content['version']}.")
+    else:
+        await ctx.say(f"Not releasing: {answer.text or answer.action}")
+
+
+@agent("test-routed-approval", name="Test routed approval", listed=False)
+async def routed_approval(ctx, message: str) -> None:
+    """Deploy after an approval: first one the owner may grant for the conversation, then
+    one that only the release managers may give."""
+    if message == "grant":
+        approved = await ctx.confirm("Deploy?", action="deploy")
+    else:
+        approved = await ctx.confirm(
+            "Deploy?", action="deploy", ask=["group:release-managers"], requires_other=True
+        )
+    await ctx.say("Deploying." if approved else "Not deploying.")
+
+
+@agent("test-escalating", name="Test escalating", listed=False)
+async def escalating(ctx, message: str) -> None:
+    """Ask bob; after a minute unanswered, ask the release managers too."""
+    answer = await ctx.elicit(
+        "Which version should I release?",
+        RELEASE,
+        ask=["user:bob"],
+        escalate_after=60,
+        escalate_to=["group:release-managers"],
+    )
+    await ctx.say(f"Releasing {answer.content['version']}." if answer.accepted else "Not now.")
+
+
+FILES = {
+    "type": "object",
+    "properties": {
+        "log": {
+            "type": "string",
+            "format": "data-url",
+            "title": "Failing log",
+            "x-ui": {"accept": ["text/plain"], "maxSize": 2000},
+        },
+        "screenshots": {
+            "type": "array",
+            "title": "Screenshots",
+            "items": {"type": "string", "contentMediaType": "image/*"},
+            "x-ui": {"maxFiles": 2},
+        },
+        "ticket": {"type": "string", "title": "Ticket"},
+    },
+    "required": ["log"],
+}
+
+
+@agent("test-file-reader", name="Test file reader", listed=False)
+async def file_reader(ctx, message: str) -> None:
+    answer = await ctx.elicit("Attach the failing log.", FILES)
+    if not answer.accepted:
+        await ctx.say(f"No log then ({answer.action}).")
+        return
+    log = await ctx.open_file(answer.content["log"])
+    first = log.content.decode().splitlines()[0]
+    await ctx.say(f"Read {log.name} ({log.size} bytes, {log.type}): {first}")

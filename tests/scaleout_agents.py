@@ -51,3 +51,8 @@ def _append(path: Path, line: str) -> None:
 async def gated(ctx, message: str) -> None:
     await ctx.step("gate", _gate, message)
     await ctx.say(f"Through the gate: {message}.")
+
+
+@agent("slot-reporter", name="Slot reporter", description="Says which run it is.", listed=False)
+async def slot_reporter(ctx, message: str) -> None:
+    await ctx.say(f"Ran: {message}")

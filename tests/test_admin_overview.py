@@ -100,3 +100,46 @@ def test_bad_dates_are_refused_with_a_clear_message(client, query, message):
     assert response.status_code == 400
     assert message in response.content.decode()
     assert "Parts by state" not in response.content.decode()
+
+
+def chart(page: str, chart_id: str) -> str:
+    return page.split(f'id="{chart_id}"')[1].split("</figure>")[0]
+
+
+def test_it_charts_questions_by_state_per_day_as_svg(client):
+    page = client.get(OVERVIEW, {"start": "2026-05-03", "end": "2026-05-05"}).content.decode()
+    svg = chart(page, "chart-by-day")
+    assert '<svg viewBox="0 -12 600 252" role="img"' in svg
+    titles = re.findall(r"<title>(.*?)</title>", svg)
+    assert titles == [
+        "4 May: 2 pending",
+        "4 May: 9 submitted",
+        "4 May: 2 declined",
+        "4 May: 1 cancelled",
+        "4 May: 4 degraded",
+    ]
+    assert "3 May" in svg and "5 May" in svg  # every day of the range has its place
+    assert "<script" not in page.split('id="content-main"')[1]  # drawn by the server
+
+
+def test_it_draws_a_histogram_of_time_to_answer(client):
+    page = client.get(OVERVIEW, {"start": "2026-05-04", "end": "2026-05-04"}).content.decode()
+    titles = re.findall(r"<title>(.*?)</title>", chart(page, "chart-answer-time"))
+    # 10 s ... 100 s for deploy, 60 s for triage: the display card and degraded parts are out.
+    counts = dict(title.replace("\xa0", " ").split(": ") for title in titles)
+    assert counts == {
+        "under 10 s": "0 answered",
+        "10 s–30 s": "2 answered",
+        "30 s–1 min": "3 answered",
+        "1 min–5 min": "6 answered",
+        "5 min–30 min": "0 answered",
+        "30 min–2 h": "0 answered",
+        "2 h–1 d": "0 answered",
+        "1 d or more": "0 answered",
+    }
+
+
+def test_a_range_with_nothing_says_so_instead_of_a_chart(client):
+    page = client.get(OVERVIEW, {"start": "2020-01-01", "end": "2020-01-02"}).content.decode()
+    assert chart(page, "chart-answer-time").count("Nothing to chart in this range.") == 1
+    assert "<svg" not in chart(page, "chart-by-day")

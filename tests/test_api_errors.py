@@ -1,16 +1,19 @@
 """Bad input to the API: a JSON problem body with the fields named, and nothing half-created."""
 
 from datetime import timedelta
+from unittest import mock
 
 import pytest
 from django.core.cache import cache
+from django.db import OperationalError
+from django.db.backends.utils import CursorWrapper
 from django.test import Client
 from django.utils import timezone
 
 from api.models import IdempotencyKey
 from api.tokens import revoke
 from elicitation.models import Part
-from playground.models import Conversation
+from playground.models import Conversation, Turn
 from tests.api_support import ASK, ApiClient
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -96,8 +99,35 @@ def test_a_repeated_idempotency_key_with_another_body_is_409(api):
     path = f"/conversations/{conversation_id}/requests"
     api.post(path, ASK, **{"Idempotency-Key": "deploy-42"})
     other = {**ASK, "message": "Which region?"}
-    assert_problem(api.post(path, other, **{"Idempotency-Key": "deploy-42"}), 409)
+    problem = assert_problem(api.post(path, other, **{"Idempotency-Key": "deploy-42"}), 409)
+    assert "first used with a different body" in problem["detail"]
     assert Part.objects.count() == 1
+
+
+def test_a_reused_key_in_another_conversation_is_409_and_creates_nothing(api):
+    first = api.open_conversation()
+    api.post(f"/conversations/{first}/requests", ASK, **{"Idempotency-Key": "deploy-42"})
+    second = api.open_conversation()
+    reused = api.post(f"/conversations/{second}/requests", ASK, **{"Idempotency-Key": "deploy-42"})
+    problem = assert_problem(reused, 409)
+    assert problem["detail"] == (
+        f"This Idempotency-Key was first used with conversation {first}; "
+        "use a new key for each new request."
+    )
+    assert Part.objects.count() == 1
+    assert not Turn.objects.filter(conversation_id=second).exists()
+
+
+def test_a_reused_key_with_another_body_in_another_conversation_names_both(api):
+    first = api.open_conversation()
+    api.post(f"/conversations/{first}/requests", ASK, **{"Idempotency-Key": "deploy-42"})
+    second = api.open_conversation()
+    other = {**ASK, "message": "Which region?"}
+    reused = api.post(
+        f"/conversations/{second}/requests", other, **{"Idempotency-Key": "deploy-42"}
+    )
+    detail = assert_problem(reused, 409)["detail"]
+    assert f"conversation {first} and a different body" in detail
 
 
 def test_idempotency_keys_are_kept_for_24_hours(api):
@@ -120,3 +150,37 @@ def test_too_many_calls_from_one_token_are_429_with_retry_after(api, alice, sett
     assert 0 < int(refused["Retry-After"]) <= 60
     # Counted per token: another token of the same person still gets through.
     assert ApiClient(alice, "another").get("/requests/1").status_code == 404
+
+
+@pytest.mark.parametrize("path", ["/api/v1/nope", "/api/nope", "/api/v1/requests/1/nope"])
+def test_an_unknown_path_under_the_api_is_a_404_problem(api, path):
+    for client in (api.client, Client()):
+        problem = assert_problem(client.post(path, {}), 404)
+        assert path in problem["detail"]
+
+
+def test_the_rest_of_the_site_keeps_its_own_404_page():
+    response = Client().get("/nope/")
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")
+
+
+def test_a_wrong_method_is_405_saying_which_methods_the_path_takes(api):
+    problem = assert_problem(api.client.delete("/api/v1/requests/1"), 405)
+    assert problem["detail"] == "This path takes GET only."
+    refused = api.client.get("/api/v1/conversations")
+    assert_problem(refused, 405)
+    assert refused["Allow"] == "POST"
+
+
+def test_an_unexpected_failure_is_a_500_problem_that_tells_nothing_of_its_cause(api):
+    conversation_id = api.open_conversation()
+    failure = OperationalError("disk I/O error in /srv/secret/db.sqlite3")
+    # The database fails under the endpoint, on whichever thread it runs its queries.
+    with mock.patch.object(CursorWrapper, "execute", side_effect=failure):
+        response = api.post(f"/conversations/{conversation_id}/requests", ASK)
+    problem = assert_problem(response, 500)
+    assert problem["detail"] == "Something failed on our side. It is logged; try again in a moment."
+    for internal in ("secret", "OperationalError", "Traceback", "disk I/O"):
+        assert internal not in response.content.decode()
+    assert not Part.objects.exists()

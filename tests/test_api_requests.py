@@ -1,11 +1,16 @@
 """The API's requests: ask, read, wait, cancel and list, as an external agent sees them."""
 
+import asyncio
+
 import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.test import Client
 
 from api.external import KIND
 from elicitation.models import Part
 from playground.models import Conversation, Message, Turn
+from playground.push import group_for
 from tests.api_support import ASK, ApiClient
 from tests.runtime_helpers import answer
 
@@ -15,6 +20,18 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 def api(alice) -> ApiClient:
     return ApiClient(alice)
+
+
+def open_tab(conversation_id: int):
+    """Join the conversation's group as an open tab's socket does; return its next push."""
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(group_for(conversation_id), channel)
+
+    async def next_push() -> str:
+        return (await asyncio.wait_for(layer.receive(channel), 5))["html"]
+
+    return async_to_sync(next_push)
 
 
 @pytest.fixture
@@ -133,3 +150,28 @@ def test_a_waiting_read_returns_a_message_already_sent(api, person):
     person.post(f"/c/{conversation_id}/send", {"text": "Ready when you are"})
     read = api.get(f"/conversations/{conversation_id}/messages", wait=60).json()
     assert [m["text"] for m in read["messages"]] == ["Ready when you are"]
+
+
+def test_an_agent_that_speaks_first_shows_its_turn_before_its_first_words(api):
+    conversation_id = api.open_conversation()
+    next_push = open_tab(conversation_id)
+    api.post(f"/conversations/{conversation_id}/messages", {"text": "Deploying now."})
+    turn = Turn.objects.get(conversation_id=conversation_id)
+    pushed = next_push()
+    # The tab showed no turn yet: the section comes first, then the message goes into it.
+    assert pushed.index(f'id="turn-{turn.pk}"') < pushed.index(f"#turn-{turn.pk}-items")
+    assert "Deploying now." in pushed
+
+    api.post(f"/conversations/{conversation_id}/requests", ASK)
+    pushed = next_push()
+    assert f'id="turn-{turn.pk}"' not in pushed  # the turn is shown already
+    assert "Which environment should I deploy to?" in pushed
+
+
+def test_an_agent_that_asks_first_shows_its_turn_with_the_question(api):
+    conversation_id = api.open_conversation()
+    next_push = open_tab(conversation_id)
+    api.post(f"/conversations/{conversation_id}/requests", ASK)
+    turn = Turn.objects.get(conversation_id=conversation_id)
+    pushed = next_push()
+    assert pushed.index(f'id="turn-{turn.pk}"') < pushed.index("Which environment")

@@ -60,3 +60,13 @@ def test_staff_see_and_revoke_tokens_in_the_admin(alice, admin_client):
     )
     token.refresh_from_db()
     assert not token.is_active
+
+
+def test_the_new_token_sits_in_a_read_only_field_with_a_copy_button(person):
+    page = person.post("/tokens/", {"name": "deploy bot"}).content.decode()
+    field = re.search(r'<input type="text" id="new-token" value="epg_[^"]+"[^>]*>', page).group()
+    assert "readonly" in field
+    assert '<button type="button" data-copies="new-token">Copy' in page
+    assert "copy.js" in page
+    # The form is laid out like the rest of the site, not Django's bare divs.
+    assert 'class="field"' in page and 'class="help"' in page

@@ -379,8 +379,9 @@ def test_it_degrades_defaults_that_are_not_valid_answers(prop, expected):
 )
 def test_it_refuses_properties_that_ask_for_secrets(name):
     assert reason({name: STRING}) == (
-        f'property "{name}" asks for a secret — secrets belong in a URL-mode elicitation '
-        "(the person enters them on the server's own page), never in a form"
+        f'property "{name}" asks for a secret — ask for a connection instead (request_connection: '
+        "the person enters the secret in the vault's own form and the agent gets a reference), "
+        "or use a URL-mode elicitation, never a form field"
     )
 
 
@@ -390,7 +391,7 @@ def test_it_refuses_secret_titles(title):
 
 
 def test_it_refuses_password_formats():
-    assert "asks for a secret" in reason({"pin": {"type": "string", "format": " PassWord"}})
+    assert "asks for a secret" in reason({"code": {"type": "string", "format": " PassWord"}})
 
 
 @pytest.mark.parametrize(
@@ -484,10 +485,26 @@ def test_it_reads_the_last_value_of_a_single_value_field():
     assert validate_form(request, {"name": "plain string"}).content == {"name": "plain string"}
 
 
-def test_it_requires_required_fields_but_not_booleans():
+def test_it_reads_a_required_boolean_left_unticked_as_false():
     request = parse({"name": STRING, "ok": {"type": "boolean"}}, required=["name", "ok"])
     assert validate_form(request, {}) == AnswerResult(None, {"name": "This field is required."})
     assert validate_form(request, {"name": ["Ada"]}).content == {"name": "Ada", "ok": False}
+
+
+def test_it_leaves_out_an_optional_boolean_nobody_answered():
+    request = parse({"name": STRING, "notify": {"type": "boolean"}})
+    assert validate_form(request, {"name": ["Ada"]}).content == {"name": "Ada"}
+    assert validate_form(request, {"name": ["Ada"], "notify": [""]}).content == {"name": "Ada"}
+    chosen_no = validate_form(request, {"name": ["Ada"], "notify": ["false"]})
+    assert chosen_no.content == {"name": "Ada", "notify": False}
+
+
+def test_typed_content_that_omits_a_boolean_omits_it():
+    optional = parse({"notify": {"type": "boolean", "default": True}})
+    assert validate_content(optional, {}).content == {}
+    required = parse({"ok": {"type": "boolean"}}, required=["ok"])
+    assert validate_content(required, {}).errors == {"ok": "This field is required."}
+    assert validate_content(required, {"ok": False}).content == {"ok": False}
 
 
 @pytest.mark.parametrize(
@@ -596,7 +613,7 @@ def test_it_never_raises_on_junk_form_data(junk):
 def test_it_validates_typed_content_without_coercing_strings():
     request = parse({"age": {"type": "integer"}, "ok": {"type": "boolean"}})
     assert validate_content(request, {"age": "42"}).errors == {"age": "Enter a whole number."}
-    assert validate_content(request, {"age": 42.0}).content == {"age": 42, "ok": False}
+    assert validate_content(request, {"age": 42.0}).content == {"age": 42}
     assert validate_content(request, {"age": 1, "ok": True, "extra": 1}).content == {
         "age": 1,
         "ok": True,

@@ -40,7 +40,9 @@ def test_request_fixture(path):
 @pytest.mark.parametrize("path", fixture_files("degraded"), ids=lambda path: path.stem)
 def test_degraded_fixture(path):
     fixture = load(path)
-    assert parse_request(fixture["payload"]) == Degraded(fixture["reason"], fixture["pointer"])
+    files = fixture.get("files", True)  # False: a client that cannot carry files (MCP)
+    degraded = Degraded(fixture["reason"], fixture["pointer"])
+    assert parse_request(fixture["payload"], files=files) == degraded
     assert "\n" not in fixture["reason"]
 
 
@@ -53,7 +55,8 @@ def test_answer_fixture(path):
         result = contract.validate_content(request, fixture["typed"])
     else:
         zone = fixture.get("zone", "UTC")
-        result = contract.validate_form(request, fixture["form"], zone=zone)
+        files = fixture.get("files")  # the descriptions of the files the client stored
+        result = contract.validate_form(request, fixture["form"], zone=zone, files=files)
     assert result.content == fixture.get("content")
     assert result.errors == fixture.get("errors", {})
     assert list(result.redacted) == fixture.get("redacted", [])

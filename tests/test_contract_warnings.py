@@ -117,6 +117,36 @@ def test_a_select_without_a_type_is_read_as_strings_with_a_warning():
     ]
 
 
+def test_an_optional_field_no_value_satisfies_is_a_warning_and_a_required_one_degrades():
+    prop = {"type": "integer", "multipleOf": 5, "minimum": 1, "maximum": 4}
+    assert warnings_for(prop) == [
+        Warning(
+            "/requestedSchema/properties/x/multipleOf",
+            "unanswerable",
+            '"x" cannot be answered (no multiple of 5 is from 1 to 4), '
+            "so it can only be left empty",
+        )
+    ]
+    schema = {"type": "object", "properties": {"x": prop}, "required": ["x"]}
+    degraded = parse_request({"message": "How many?", "requestedSchema": schema})
+    assert degraded.reason == 'property "x" cannot be answered: no multiple of 5 is from 1 to 4'
+
+
+@pytest.mark.parametrize(
+    "prop",
+    [
+        {"type": "integer", "minimum": 1, "maximum": 1},
+        {"type": "integer", "multipleOf": 5, "minimum": 1, "maximum": 5},
+        {"type": "integer", "minimum": 1.5, "maximum": 2.5},
+        {"type": "number", "minimum": 1.5, "maximum": 1.7},
+        {"type": "number", "multipleOf": 0.5, "exclusiveMinimum": 1, "maximum": 1.5},
+        {"type": "integer", "minimum": 1.5},
+    ],
+)
+def test_a_range_with_an_answer_in_it_passes_without_a_warning(prop):
+    assert warnings_for(prop) == []
+
+
 def test_every_warning_code_is_tested_here():
     tested = {
         "ignored-keyword",
@@ -126,6 +156,7 @@ def test_every_warning_code_is_tested_here():
         "humanized-label",
         "nullable-optional",
         "type-assumed",
+        "unanswerable",
     }
     assert tested == set(WARNING_CODES)
 

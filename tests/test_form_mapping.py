@@ -1,5 +1,6 @@
 """Every reference schema shape becomes the form control a person expects (no database)."""
 
+import re
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -114,7 +115,7 @@ def test_the_everything_server_form_uses_a_native_control_for_every_type():
     controls = {name: widget.control for name, widget in widgets.items()}
     assert controls == {
         "name": "text",
-        "check": "checkbox",
+        "check": "yesno",
         "firstLine": "text",
         "email": "email",
         "homepage": "url",
@@ -229,10 +230,28 @@ def test_number_limits_and_integer_steps_are_on_the_input():
     assert 'type="number" value="" step="any" min="0.5"' in html
 
 
-def test_a_boolean_sends_false_when_left_unticked():
-    html = html_of({"type": "object", "properties": {"agree": {"type": "boolean"}}})
+def test_a_required_boolean_sends_false_when_left_unticked():
+    schema = {"type": "object", "properties": {"agree": {"type": "boolean"}}, "required": ["agree"]}
+    html = html_of(schema)
     hidden = html.index('type="hidden" name="answer.agree" value="false"')
     assert hidden < html.index('type="checkbox" id="part-7-agree" name="answer.agree" value="true"')
+
+
+def test_a_boolean_with_a_default_is_a_checkbox_showing_it():
+    schema = {"type": "object", "properties": {"notify": {"type": "boolean", "default": True}}}
+    html = html_of(schema)
+    assert 'type="checkbox" id="part-7-notify" name="answer.notify" value="true" checked' in html
+
+
+def test_an_optional_boolean_without_a_default_offers_no_answer():
+    html = html_of({"type": "object", "properties": {"notify": {"type": "boolean"}}})
+    assert 'type="checkbox"' not in html
+    assert 'type="hidden" name="answer.notify"' not in html
+    assert 'id="part-7-notify-0" name="answer.notify" value="true"' in html
+    assert 'id="part-7-notify-1" name="answer.notify" value="false"' in html
+    assert 'id="part-7-notify-2" name="answer.notify" value="" checked' in html
+    labels = [html.index(f"<span>{label}</span>") for label in ("Yes", "No", "No answer")]
+    assert labels == sorted(labels)
 
 
 def test_descriptions_are_linked_help_and_required_fields_are_marked():
@@ -370,3 +389,15 @@ def test_a_part_that_is_not_stored_renders_from_its_request_alone():
     request = _request({"type": "object", "properties": {"city": {"type": "string"}}})
     html = render_part_html(_part(request, pk=None))  # a preview: no row, no address
     assert 'name="answer.city"' in html and 'hx-post=""' in html
+
+
+def test_the_approval_card_says_what_deny_and_cancel_each_do():
+    schema = {"type": "object", "properties": {"scope": {"type": "string", "enum": ["once"]}}}
+    payload = {"message": "Deploy v2 to Production?"}
+    html = html_of(schema, render_kind="approval", intent="tool_permission", payload=payload)
+    deny = re.search(r'<button[^>]*value="decline"[^>]*>', html).group()
+    cancel = re.search(r'<button[^>]*value="cancel"[^>]*>', html).group()
+    deny_id = re.search(r'aria-describedby="([^"]+)"', deny).group(1)
+    cancel_id = re.search(r'aria-describedby="([^"]+)"', cancel).group(1)
+    assert re.search(f'id="{deny_id}"><strong>Deny</strong> answers no: the agent is told', html)
+    assert re.search(f'id="{cancel_id}"><strong>Cancel</strong> answers nothing', html)

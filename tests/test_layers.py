@@ -8,13 +8,24 @@ import sys
 
 from tests.live_server import BASE_DIR
 
-APPS = ("elicitation", "playground", "mcp_bridge", "llm_agents", "api", "workbench")
+APPS = (
+    "elicitation",
+    "connections",
+    "inbox",
+    "notify",
+    "playground",
+    "mcp_bridge",
+    "llm_agents",
+    "api",
+    "workbench",
+)
 # Django's documented place for imports that need the app registry.
 FUNCTION_IMPORTS_ALLOWED = {
     "playground/apps.py",
     "mcp_bridge/apps.py",
     "llm_agents/apps.py",
     "api/apps.py",
+    "notify/apps.py",
     "llm_agents/providers.py",  # the model clients: 1.9 s of imports, only when a model is used
 }
 # The ASGI entry point composes every app (it sits above them all, like the root URLconf).
@@ -158,3 +169,39 @@ def test_every_module_imports_in_any_order_in_a_fresh_interpreter():
             [sys.executable, "-c", script], cwd=BASE_DIR, capture_output=True, text=True
         )
         assert done.returncode == 0, f"order seed {seed}: {done.stderr[-2000:]}"
+
+
+def test_the_vault_sits_above_elicitation_and_below_the_playground():
+    """The `connection` kind never imports the vault; the vault never imports a runtime."""
+    above = ("playground", "mcp_bridge", "llm_agents", "api", "workbench")
+    wrong_way = [
+        (name, target)
+        for name, tree in project_modules().items()
+        for target in imported(tree, top_level_only=False)
+        if (name.startswith("elicitation") and target.startswith("connections"))
+        or (name.startswith("connections") and target.startswith(above))
+    ]
+    assert wrong_way == []
+
+
+def test_notifications_sit_above_elicitation_and_below_the_playground():
+    above = ("playground", "mcp_bridge", "llm_agents", "api", "workbench")
+    wrong_way = [
+        (name, target)
+        for name, tree in project_modules().items()
+        for target in imported(tree, top_level_only=False)
+        if (name.startswith("notify") and target.startswith(above))
+        or (name.startswith("elicitation") and target.startswith("notify"))
+    ]
+    assert wrong_way == []
+
+
+def test_the_inbox_sits_above_elicitation_and_below_the_playground():
+    wrong_way = [
+        (name, target)
+        for name, tree in project_modules().items()
+        for target in imported(tree, top_level_only=False)
+        if (name.startswith("elicitation") and target.startswith("inbox"))
+        or (name.startswith("inbox") and target.startswith(("playground", "api", "mcp_bridge")))
+    ]
+    assert wrong_way == []

@@ -5,6 +5,7 @@ tools ask for approval first."""
 import json
 
 import pytest
+from pydantic_ai import BinaryContent
 
 from playground.models import Agent
 from tests.llm_support import REQUESTS, call, logged_in, scripted, tool_results  # noqa: F401
@@ -24,8 +25,7 @@ def conversation(settings, tmp_path, alice):
 
 
 def result_text(messages) -> str:
-    result = tool_results(messages)[-1]
-    return result["content"][0]["text"] if isinstance(result, dict) else result
+    return tool_results(messages)[-1]
 
 
 def test_the_model_sees_the_servers_tools_and_calls_one(client, conversation):
@@ -35,6 +35,32 @@ def test_the_model_sees_the_servers_tools_and_calls_one(client, conversation):
     send(client, conversation, "say hello")
     assert said(conversation) == ["It said: hello there"]
     assert len(REQUESTS) == 2
+
+
+def test_the_model_gets_the_results_content_as_an_mcp_client_gives_it(client, conversation):
+    scripted([call("weather", city="Oslo")], "Sunny.")
+    send(client, conversation, "weather in Oslo?")
+    [result] = tool_results(REQUESTS[1])
+    # The text block, as text: not the wire record with its _meta and structuredContent.
+    assert isinstance(result, str)
+    assert json.loads(result) == {"city": "Oslo", "days": 1, "units": "metric", "forecast": "sunny"}
+
+
+def test_an_image_goes_to_the_model_as_an_image_and_a_link_as_text(client, conversation):
+    scripted([call("rich")], "Seen.")
+    send(client, conversation, "show me")
+    [blocks] = tool_results(REQUESTS[1])
+    text, image, link, hostile = blocks
+    assert text == "**Bold** and <script>alert(1)</script>"
+    assert isinstance(image, BinaryContent) and image.media_type == "image/png"
+    assert image.data.startswith(b"\x89PNG")
+    assert (link, hostile) == ("report: https://example.com/report", "evil: javascript:alert(1)")
+
+
+def test_an_error_result_tells_the_model_what_the_server_said(client, conversation):
+    scripted([call("fails")], "The disk is full, sorry.")
+    send(client, conversation, "try it")
+    assert tool_results(REQUESTS[1]) == ["fails reported an error: The disk is full."]
 
 
 def test_a_destructive_mcp_tool_asks_for_approval_first(client, conversation):

@@ -2,6 +2,7 @@
 configuration, a question answered through it, and every way a provider can fail."""
 
 import json
+import logging
 
 import pytest
 
@@ -94,23 +95,58 @@ def test_the_model_asks_over_http_and_continues_with_the_answer(client, fake):
     ("reply", "expected"),
     [
         (failure(401), "refused the API key (HTTP 401)"),
-        (failure(429), "limiting requests (HTTP 429)"),
+        (failure(429), "is limiting requests (HTTP 429)"),
         (failure(500), "failed (HTTP 500)"),
         (garbage(b"data: {not json\n\n"), "sent a reply the playground could not use"),
     ],
     ids=["401", "429", "500", "garbage"],
 )
-def test_a_failing_provider_fails_the_turn_with_a_message_naming_it(client, fake, reply, expected):
+def test_a_failing_provider_fails_the_turn_with_a_message_naming_it(
+    client, fake, reply, expected, log_records
+):
     server = fake(reply)
     conversation = new_agent(client)
     send(client, conversation, "hi")
     turn = Turn.objects.get()
     assert turn.status == Turn.Status.FAILED
-    assert expected in said(conversation)[0]
-    assert f'"default" ({server.base_url})' in said(conversation)[0]
+    [shown] = said(conversation)
+    # Named as the README names it; its address is for staff (the admin's turn page) only.
+    assert shown.startswith(f"The OpenAI-compatible server (LLM_BASE_URL) {expected}")
+    assert server.base_url not in shown and "default" not in shown
     assert "Traceback" in turn.error_trace
+    assert f"Provider address: {server.base_url}" in turn.error_trace
     retried = reply.status in (429, 500)
     assert len(server.requests) == (2 if retried else 1)
+    # One log record for the fault, without the chain of tracebacks behind it.
+    [record] = [record for record in log_records if record.levelno >= logging.WARNING]
+    assert record.getMessage() == f"agent run failed (turn {turn.pk}): {shown}"
+    assert record.exc_info is None
+
+
+@pytest.fixture
+def log_records():
+    """Every record the playground's loggers (and the root logger) write during the test."""
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    loggers = [logging.getLogger(), logging.getLogger("playground")]
+    for logger in loggers:
+        logger.addHandler(handler)
+    yield records
+    for logger in loggers:
+        logger.removeHandler(handler)
+
+
+def test_a_declared_provider_is_named_by_its_name(client, fake, settings):
+    server = fake(failure(401))
+    settings.LLM_BASE_URL = ""
+    settings.LLM_PROVIDERS = [{"name": "local", "base_url": server.base_url, "models": [MODEL]}]
+    data = {"name": "Painter", "model": f"local/{MODEL}"}
+    assert client.post("/llm-agents/new", data).status_code == 302
+    send(client, Conversation.objects.get(agent__name="Painter"), "hi")
+    [shown] = said(Conversation.objects.get(agent__name="Painter"))
+    assert shown.startswith('The model provider "local" refused the API key (HTTP 401)')
+    assert server.base_url not in shown
 
 
 def test_a_server_error_is_retried_and_the_turn_goes_on(client, fake):

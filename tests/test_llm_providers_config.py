@@ -17,7 +17,7 @@ def test_several_providers_are_offered_by_name(settings):
     assert providers.choices() == [
         ("local/llama3.2", "llama3.2 (local)"),
         ("claude/claude-x", "claude-x (claude)"),
-        ("default/qwen", "qwen (default)"),
+        ("default/qwen", "qwen (OpenAI-compatible server)"),
     ]
     local = providers.find("local", "llama3.2")
     assert isinstance(providers.build_model(local, "llama3.2"), OpenAIChatModel)

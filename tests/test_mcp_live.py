@@ -26,7 +26,7 @@ ANSWER = {
 def servers_file(path) -> str:
     entries = []
     for name, protocol, hold in (("modern", "auto", 30), ("legacy", "legacy", 30),
-                                 ("brief", "legacy", 0.05)):  # fmt: skip
+                                 ("brief", "legacy", 0.05), ("auto", "auto", 30)):  # fmt: skip
         entries.append(
             f'[servers.{name}]\ntransport = "stdio"\ncommand = "{sys.executable}"\n'
             f'args = ["{TEST_SERVER}"]\nenv = ["MCP_TEST_LOG"]\nprotocol = "{protocol}"\n'
@@ -70,7 +70,7 @@ def ask(server: LiveServer, agent: str, text: str) -> tuple[LiveClient, int]:
 
 def question(server: LiveServer, conversation_id: int, state: str = "pending") -> int:
     """Return the newest question asked after the person's message (not the opening turn's
-    tool picker, which stays pending when a tool is called by name)."""
+    tool picker, which a tool called by name cancels)."""
 
     def find():
         rows = server.query(
@@ -81,7 +81,9 @@ def question(server: LiveServer, conversation_id: int, state: str = "pending") -
         )
         return rows[0][0] if rows else None
 
-    return wait_for(find, timeout=30, message=f"no {state} question: {server.log()[-3000:]}")
+    return wait_for(
+        find, timeout=30, message=lambda: f"no {state} question: {server.log()[-3000:]}"
+    )
 
 
 def messages(server: LiveServer, conversation_id: int, role: str) -> list[str]:
@@ -97,7 +99,9 @@ def said_eventually(server, conversation_id, role: str, fragment: str) -> list[s
     return wait_for(
         lambda: [m for m in messages(server, conversation_id, role) if fragment in m],
         timeout=30,
-        message=f"no {role} message with {fragment!r}: {messages(server, conversation_id, role)}",
+        message=lambda: (
+            f"no {role} message with {fragment!r}: {messages(server, conversation_id, role)}"
+        ),
     )
 
 
@@ -175,3 +179,25 @@ def test_a_legacy_url_request_completes_when_the_server_says_so(server):
         (conversation_id,),
     )
     assert state == "submitted" and '"accept"' in response
+
+
+def starts_asking(server: LiveServer) -> int:
+    log = server.workdir / "completions.log"
+    return log.read_text().count("legacy asking") if log.exists() else 0
+
+
+def test_the_default_protocol_works_with_a_tool_that_asks_on_its_session(server):
+    # `auto` speaks 2026-07-28 to this server, where a pushed question has no way back: the
+    # call is made again on a legacy session, once; the next call starts on one.
+    before = starts_asking(server)
+    for attempts in (2, 1):
+        client, conversation_id = ask(server, "auto", "legacy_profile")
+        part_id = question(server, conversation_id)
+        [(form,)] = server.query("SELECT normalized FROM elicitation_part WHERE id = ?", (part_id,))
+        assert '"title": "Profile"' not in form  # the pydantic model's name is no title
+        assert settle(client, part_id, "accept", **ANSWER) == 200
+        [reply] = said_eventually(server, conversation_id, "agent", "Profile: ")
+        assert '"age":36' in reply
+        assert messages(server, conversation_id, "error") == []
+        assert starts_asking(server) == before + attempts
+        before += attempts

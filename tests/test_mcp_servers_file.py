@@ -89,7 +89,6 @@ def test_each_server_is_an_agent_on_the_home_page_and_a_removed_one_leaves_it(
     both = load(tmp_path, a + '[servers.b]\ntransport = "stdio"\ncommand = "y"\ntitle = "Bee"\n')
     sync_agents(both)
     client.force_login(alice)
-    client.get("/")  # (the first visit offers the onboarding wizard)
     page = client.get("/").content.decode()
     assert "/agents/mcp-a/new" in page and "Bee" in page
     sync_agents({"a": both["a"]})

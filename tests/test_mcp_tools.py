@@ -58,7 +58,8 @@ def test_a_built_in_agent_still_waits_for_the_person_to_write(client, alice):
     response = client.post("/agents/tester/new")
     opened = Conversation.objects.get(pk=response.url.split("/")[2])
     assert not opened.turns.exists()
-    assert "Say something to Tester to start." in client.get(response.url).content.decode()
+    page = client.get(response.url).content.decode()
+    assert "<strong>Try Tester</strong> with one of these, or write your own message" in page
 
 
 def test_the_tools_card_comes_first_and_a_picked_tool_asks_for_its_arguments(client, conversation):

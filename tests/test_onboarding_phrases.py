@@ -201,6 +201,22 @@ MONTHLY = [
         {"trigger": {"kind": "monthly", "day_of_month": "last_day", "time": "18:00"}},
         None,
     ),
+    *(
+        (
+            f"{when} at 8am email a Zendesk summary to finance@example.com, Berlin time",
+            {"trigger": {"kind": "monthly", "day_of_month": "1", "time": "08:00"}},
+            None,
+        )
+        for when in (
+            "On the first day of every month",
+            "The first day of each month",
+            "On the first of every month",
+            "On day 1 of each month",
+            "On day one of every month",
+            "On the 1st day of the month",
+            "On the first calendar day of each month",
+        )
+    ),
     (
         "At the start of each month send a Help Scout summary to #cs",
         {"trigger": None, "proposed": {"trigger": {"kind": "monthly", "day_of_month": "1"}}},

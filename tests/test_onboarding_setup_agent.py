@@ -70,6 +70,16 @@ def test_accepting_the_card_creates_the_agent_in_place(client, wizard, alice):
     assert "/agents/github-issue-digest/config.json" in home
 
 
+def test_the_accepted_card_shows_no_answer_nobody_gave(client, wizard):
+    send(client, wizard, COMPLETE)
+    card = pending(wizard)
+    html = answer(client, card).content.decode()
+    assert "Every weekday" in html
+    assert "Only on weekdays" not in html  # untouched, so not "No"
+    card.refresh_from_db()
+    assert "trigger_weekdays_only" not in card.response["content"]
+
+
 def test_the_created_agent_says_what_it_does_and_asks_what_to_look_at(client, wizard):
     send(client, wizard, COMPLETE)
     answer(client, pending(wizard))
@@ -187,6 +197,18 @@ def test_an_invalid_edit_keeps_the_card_open_with_the_error_and_what_was_typed(c
     assert answer(client, card, **fixed).status_code == 200
     agent = Agent.objects.get(pk=wizard.agent_id)
     assert agent.config["destination"] == {"kind": "email", "address": "cx-daily@example.com"}
+
+
+def test_a_refused_edit_keeps_the_cards_values_in_the_fields_it_hid(client, wizard):
+    send(client, wizard, COMPLETE)  # every weekday at 09:00
+    card = pending(wizard)
+    # Every 0 minutes is refused; the time was hidden (so not sent) for "every N minutes".
+    edited = card.value | {"trigger_kind": "every_n_minutes", "trigger_minutes": "0"}
+    del edited["trigger_time"]
+    html = answer(client, card, **edited).content.decode()
+    assert 'name="answer.trigger_minutes" type="number" value="0"' in html  # as typed
+    time = r'id="part-\d+-trigger_time" name="answer.trigger_time"[^>]* value="09:00"'
+    assert re.search(time, html)  # hidden for every N minutes: the card's own time
 
 
 def test_edit_recomputes_the_tools_from_the_platform_and_destination(client, wizard):

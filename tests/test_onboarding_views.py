@@ -22,22 +22,14 @@ def made_agent(owner, slug: str = "ticket-digest") -> Agent:
     )
 
 
-def test_someone_with_nothing_yet_lands_in_the_wizard(client, alice, seeded):
-    response = client.get("/", follow=True)
+def test_the_wizard_is_one_click_from_the_first_page(client, alice, seeded):
+    page = client.get("/").content.decode()
+    assert 'action="/agents/new"' in page and "Make your own agent" in page
+    response = client.post("/agents/new", follow=True)
     conversation = Conversation.objects.get(owner=alice)
-    assert [url for url, _ in response.redirect_chain] == ["/agents/new", f"/c/{conversation.pk}/"]
     assert conversation.agent.is_draft and conversation.agent.kind == "setup"
-    page = response.content.decode()
-    assert "Create an agent" in page
-    assert "Watch our Zendesk for urgent tickets every 15 minutes" in page  # a starter
-
-
-def test_the_home_page_stays_reachable_after_the_first_visit(client, alice, seeded):
-    client.get("/", follow=True)
-    assert client.get("/").status_code == 200
-    draft = Conversation.objects.get(owner=alice).agent
-    client.post(f"/agents/{draft.slug}/delete")
-    assert client.get("/").status_code == 200  # nothing again, but only redirected once
+    assert "Create an agent" in response.content.decode()
+    assert "Watch our Zendesk for urgent tickets every 15 minutes" in response.content.decode()
 
 
 def test_someone_with_an_agent_or_a_conversation_sees_the_home_page(client, alice, bob, seeded):

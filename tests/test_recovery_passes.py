@@ -38,7 +38,7 @@ def a_stranded_answered_turn(client, alice) -> Turn:
 def test_the_periodic_sweep_leaves_waiting_turns_alone(client, alice):
     turn = a_stranded_answered_turn(client, alice)
 
-    assert recovery.sweep() == {"interrupted": []}
+    assert recovery.sweep() == {"interrupted": [], "escalated": [], "unsent_files": []}
     turn.refresh_from_db()
     assert turn.status == Turn.Status.WAITING
 

@@ -56,7 +56,7 @@ class PostgresDatabase:
 
 
 class Worker:
-    """A `manage.py agent_worker` process."""
+    """A `manage.py agent_worker` process, returned once it claims turns."""
 
     def __init__(self, env: dict, log_path, *options: str):
         self.log_path = log_path
@@ -65,6 +65,19 @@ class Worker:
                 [sys.executable, "manage.py", "agent_worker", *options],
                 cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
             )  # fmt: skip
+        # Waits for the line it prints as its loop starts: a test's clock for a turn (a question
+        # within 20 s) then starts at a running worker, not at an interpreter still importing
+        # Django, which took longer than that on a loaded 2-core machine.
+        try:
+            wait_for(self._running, timeout=60, message="agent_worker did not start")
+        except BaseException:
+            self.kill()
+            raise
+
+    def _running(self) -> bool:
+        log = self.log_path.read_text()
+        assert self.process.poll() is None, f"agent_worker exited: {log}"
+        return "agent_worker: running" in log
 
     def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)
@@ -213,10 +226,10 @@ def test_the_worker_asks_through_server_a_and_an_answer_posted_to_server_b_resum
         question = tab.wait_for("Which environment should I deploy to?")
         answer = {"action": "accept", "answer.environment": "staging", "answer.version": "v2.0.1"}
         assert person.post(server_b, settle_url(question), answer).status_code == 200
-        approval = tab.wait_for("Deploy version v2.0.1 of the web app to staging")
+        approval = tab.wait_for("Deploy version v2.0.1 of the web app to Staging")
         approve = {"action": "accept", "answer.scope": "once"}
         assert person.post(server_b, settle_url(approval), approve).status_code == 200
-        tab.wait_for("Deployed <strong>v2.0.1</strong> to <strong>staging</strong>")
+        tab.wait_for("Deployed <strong>v2.0.1</strong> to <strong>Staging</strong>")
 
     assert tab.count("Deployed <strong>v2.0.1</strong>") == 1
     wait_for_turn_done(database, conversation)

@@ -166,11 +166,11 @@ def test_after_redis_restarts_the_run_has_gone_on_and_a_reconnecting_tab_catches
     private_redis.start()
     with person.open_tab(server, conversation, retry_for=15) as tab:
         resync = tab.received[0]
-        assert "Deploy version v3 of the web app to production" in resync
+        assert "Deploy version v3 of the web app to Production" in resync
         assert "part--submitted" in resync  # the first answer, as a read-only chip
         approve = {"action": "accept", "answer.scope": "once"}
         assert person.post(server, settle_url(resync), approve).status_code == 200
-        tab.wait_for("Deployed <strong>v3</strong> to <strong>production</strong>")
+        tab.wait_for("Deployed <strong>v3</strong> to <strong>Production</strong>")
     assert person.client.get("/healthz").status_code == 200
     wait_for(lambda: "Redis answers again" in server.log())
     assert server.log().count("lost Redis") == 1  # once per outage, not at every retry

@@ -123,14 +123,22 @@ def test_a_token_is_redacted_wherever_it_sits_in_prose(before: str, token: str, 
 
 @pytest.mark.parametrize(
     "name",
-    ["password", "authToken", "client_secret", "API Key", "private_key", "AWS_ACCESS_KEY_ID"],
+    [
+        *("password", "authToken", "client_secret", "API Key", "private_key", "AWS_ACCESS_KEY_ID"),
+        *("credit_card_number", "cardNumber", "card_number", "cvv", "CVC", "pin", "PIN code"),
+        *("otp", "otpCode"),
+    ],
 )
 def test_it_recognises_names_that_ask_for_secrets(name: str) -> None:
     assert is_secret_name(name)
 
 
 @pytest.mark.parametrize(
-    "name", ["name", "max_tokens", "secretary", "keyboard_layout", "passport", "tokenizer"]
+    "name",
+    [
+        *("name", "max_tokens", "secretary", "keyboard_layout", "passport", "tokenizer"),
+        *("pinned", "shipping", "spinner", "card_holder", "topic", "option"),
+    ],
 )
 def test_it_keeps_names_that_only_look_like_secrets(name: str) -> None:
     assert not is_secret_name(name)

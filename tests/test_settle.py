@@ -216,8 +216,7 @@ def test_a_second_answer_gets_409_with_the_chip_and_changes_nothing(as_alice, pa
     assert "<dd>Staging</dd>" in html
     assert "This question was already answered, so your answer was not saved." in html
     assert Part.objects.get(pk=part.pk).response["content"] == {
-        "environment": "staging",
-        "notify": False,
+        "environment": "staging",  # "notify" was not answered, so it is not sent
     }
 
 

@@ -70,16 +70,24 @@ def test_the_preview_renders_the_form_and_its_field_map(client):
     html = response.text
     assert 'name="answer.env"' in html and 'type="radio"' in html
     assert "<td><code>replicas</code></td><td>Number</td><td>Replicas</td>" in html
-    assert "required; 2 options" in html and "optional; Enter 1 to 9." in html
+    assert "required; 2 options" in html and "optional; enter 1 to 9<" in html
     assert "Valid: 2 fields" in html
     assert Part.objects.count() == 0
+
+
+def test_the_field_map_reads_its_rules_as_phrases(client):
+    prop = {"type": "number", "minimum": 1, "maximum": 50, "multipleOf": 0.01, "default": 5}
+    payload = {"message": "How many?", "requestedSchema": {"type": "object", "properties": {
+        "count": prop}}}  # fmt: skip
+    shown = html.unescape(preview(client, json.dumps(payload)).text)
+    assert "<td>optional; enter 1 to 50; use at most 2 decimal places; default 5</td>" in shown
 
 
 def test_malformed_json_names_line_and_column_and_keeps_the_preview(client):
     response = preview(client, '{\n  "message": "Hi",\n  "requestedSchema": {,}\n}')
     assert response.status_code == 200
     assert response.headers["HX-Reswap"] == "none"  # the last good preview stays
-    assert "Expecting property name enclosed in double quotes at line 3, column 23" in response.text
+    assert "A property name in double quotes is expected at line 3, column 23." in response.text
     assert 'data-go-to-line="3" data-go-to-column="23"' in response.text
     assert "Showing the last payload that could be read." in response.text
     assert 'id="results"' not in response.text
@@ -152,7 +160,8 @@ def test_an_answer_typed_as_json_goes_through_the_same_validation(client):
     assert "Environment (env)</strong>: This field is required." in bad.text
     assert "Replicas (replicas)</strong>:" in bad.text
     not_json = client.post("/workbench/answer", {"payload": TEXT, "content": "{env: 1}"})
-    assert not_json.status_code == 422 and "at line 1, column 2" in not_json.text
+    assert not_json.status_code == 422
+    assert "A property name in double quotes is expected at line 1, column 2." in not_json.text
 
 
 def test_ask_in_a_chat_starts_a_schema_tester_conversation_with_the_payload(client, seeded):
@@ -176,7 +185,8 @@ def test_a_long_payload_is_asked_in_the_chat_as_compact_json(client, seeded):
 def test_ask_in_a_chat_refuses_what_is_not_json_and_keeps_the_text(client, seeded):
     response = client.post("/workbench/chat", {"payload": "{oops"})
     assert response.status_code == 422
-    assert "{oops</textarea>" in response.text and "Not JSON" in response.text
+    assert "{oops</textarea>" in response.text
+    assert "A property name in double quotes is expected at line 1, column 2." in response.text
     assert Conversation.objects.count() == 0
 
 
@@ -220,6 +230,12 @@ WARNINGS = {
         {"title": "E", "enum": ["a", "b"]},
         'no type is given, so the select is read as "string"',
         "/requestedSchema/properties/timeOfDay",
+    ),
+    "unanswerable": (
+        {"type": "integer", "title": "N", "minimum": 1.5, "maximum": 1.7},
+        '"timeOfDay" cannot be answered (no whole number is from 1.5 to 1.7), '
+        "so it can only be left empty",
+        "/requestedSchema/properties/timeOfDay/minimum",
     ),
 }
 

@@ -24,6 +24,7 @@ MCP_REQUEST_ID = 1  # the JSON-RPC id of the request the wire view shows
 # What each control is called in the field map.
 CONTROL_NAMES = {
     "checkbox": "Checkbox",
+    "yesno": "Yes / No / No answer",
     "checkboxes": "Checkboxes",
     "multiselect": "Multi-select list",
     "radio": "Radio buttons",
@@ -104,7 +105,8 @@ def rules_of(field: contract.Field, control: str) -> list[str]:
         rules.append(f"format {field.format}")
     # (the hint a multi-select list adds about Ctrl is for the form, not the map)
     if hint := constraint_hint(field, "checkboxes" if control == "multiselect" else control):
-        rules.append(hint)
+        # The form's sentences ("Enter 1 to 50. Use at most 2 decimal places.") as phrases.
+        rules += [_phrase(sentence) for sentence in hint.rstrip(".").split(". ")]
     if field.max_length is not None and not field.min_length:
         rules.append(f"at most {field.max_length} characters")
     if field.pattern is not None:
@@ -112,3 +114,7 @@ def rules_of(field: contract.Field, control: str) -> list[str]:
     if field.default is not None:
         rules.append(f"default {json.dumps(field.default, ensure_ascii=False)}")
     return rules
+
+
+def _phrase(sentence: str) -> str:
+    return sentence[:1].lower() + sentence[1:]

@@ -8,12 +8,15 @@ import json
 import re
 from dataclasses import dataclass
 
+from django.conf import settings
+
 from elicitation.contract import MAX_PAYLOAD_BYTES
 
 # Pretty-printed JSON is bigger than the compact encoding the contract's 64 KiB counts, so the
 # editor takes twice that before it even parses; the contract names its own limit after. (The
-# form-encoded request stays under Django's 256 KiB DATA_UPLOAD_MAX_MEMORY_SIZE for most text;
-# the page's script does not send more than this.)
+# page sends its forms as multipart, which carries the text's UTF-8 bytes as they are, so a
+# text within this limit stays under Django's DATA_UPLOAD_MAX_MEMORY_SIZE; URL-encoding would
+# triple a Cyrillic letter or a bracket. The page's script measures what it sends.)
 MAX_TEXT_BYTES = 2 * MAX_PAYLOAD_BYTES
 MAX_DEPTH = 32  # a flat schema needs 5 levels (payload, schema, properties, property, items)
 
@@ -43,11 +46,7 @@ def read_payload(text: str, *, empty: str = "Type or paste a request_input paylo
     try:
         payload = json.loads(text)
     except json.JSONDecodeError as error:
-        return Reading(
-            problem=f"Not JSON: {error.msg} at line {error.lineno}, column {error.colno}.",
-            line=error.lineno,
-            column=error.colno,
-        )
+        return Reading(problem=plain_words(error), line=error.lineno, column=error.colno)
     except RecursionError:
         return Reading(problem=_too_deep())
     if depth(payload) > MAX_DEPTH:
@@ -55,11 +54,94 @@ def read_payload(text: str, *, empty: str = "Type or paste a request_input paylo
     return Reading(payload=payload)
 
 
+_CLOSER = {"{": "}", "[": "]"}
+
+
+def plain_words(error: json.JSONDecodeError) -> str:
+    """Return what is wrong with a text that is not JSON, in words a person can act on
+    ("A “}” is missing at line 4, column 1: ..."), never the parser's own message."""
+    text, pos, msg = error.doc, error.pos, error.msg
+    at = f"at line {error.lineno}, column {error.colno}"
+    here = text[pos : pos + 1]
+    unclosed = _unclosed(text, pos)
+    if msg in ("Expecting ',' delimiter", "Expecting value") and unclosed:
+        opener, where = unclosed[-1]
+        closer = _CLOSER[opener]
+        if not text[pos:].strip() or (here in "]}" and here != closer):
+            return f"A “{closer}” is missing {at}: the “{opener}” {where} is not closed."
+    if msg == "Expecting value":
+        if pos == 0 or not text[:pos].strip():
+            return f"This is not JSON: it starts with “{_word(text, pos)}”."
+        if here in "]}":
+            return f"A value is missing before the “{here}” {at}."
+        return (
+            f"“{_word(text, pos)}” {at} is not a JSON value: text goes in double quotes, "
+            "and true, false and null are written in lower case."
+        )
+    if msg == "Expecting ',' delimiter":
+        return f"A comma is missing {at}, before “{_word(text, pos)}”."
+    if msg.startswith("Illegal trailing comma") or (
+        msg.startswith("Expecting property name") and text[pos:].lstrip()[:1] == "}"
+    ):
+        return f"A comma {at} has nothing after it: remove it."
+    if msg.startswith("Expecting property name"):
+        quotes = " (not single quotes)" if here == "'" else ""
+        return f"A property name in double quotes{quotes} is expected {at}."
+    if msg == "Expecting ':' delimiter":
+        return f"A “:” is missing {at}, after the property name."
+    if msg == "Extra data":
+        return f"The JSON has ended, but more follows {at}: “{_word(text, pos)}”."
+    if msg.startswith("Unterminated string"):
+        return f'The text in quotes that starts {at} has no closing “"”.'
+    if msg.startswith("Invalid control character"):
+        return f"A line break or tab inside quotes {at}: write it as \\n or \\t."
+    if msg.startswith("Invalid \\escape"):
+        return f"The backslash {at} starts no JSON escape: write \\\\ for a backslash."
+    return f"This is not JSON: {msg} {at}."
+
+
+def _unclosed(text: str, end: int) -> list[tuple[str, str]]:
+    """Return the brackets still open before `end`, each with where it was opened."""
+    stack: list[tuple[str, int]] = []
+    quoted = escaped = False
+    for index, char in enumerate(text[:end]):
+        if quoted:
+            escaped, quoted = (not escaped and char == "\\"), quoted and (escaped or char != '"')
+        elif char == '"':
+            quoted = True
+        elif char in _CLOSER:
+            stack.append((char, index))
+        elif char in "]}" and stack:
+            stack.pop()
+    return [(char, _where(text, index)) for char, index in stack]
+
+
+def _where(text: str, index: int) -> str:
+    before = text[:index]
+    return f"at line {before.count(chr(10)) + 1}, column {index - before.rfind(chr(10))}"
+
+
+def _word(text: str, pos: int) -> str:
+    """Return the word (or character) at `pos`, shortened to stay readable."""
+    match = re.match(r'"[^"\n]*"?|[\w.+-]+|\S', text[pos:].lstrip())
+    word = match.group() if match else ""
+    return word if len(word) <= 20 else word[:19] + "…"
+
+
 def too_big(size: str) -> str:
     """Return the refusal of a text of `size` bytes (a number, or a script's placeholder)."""
     return (
         f"This text is {size} bytes: the workbench reads at most {MAX_TEXT_BYTES // 1024} KiB, "
         f"and a payload may be at most {MAX_PAYLOAD_BYTES // 1024} KiB as compact JSON."
+    )
+
+
+def too_much_to_send(size: str) -> str:
+    """Return the refusal of a request of `size` bytes, past what the server reads at once."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024
+    return (
+        f"This would send {size} bytes, and the server reads at most {limit} KiB in one "
+        "request, so nothing was sent. What you typed is still here: shorten it."
     )
 
 

@@ -5,10 +5,12 @@ Nothing is stored except by "Ask this in a chat", which starts a Schema tester c
 
 import json
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
@@ -31,7 +33,7 @@ from workbench.preview import (
     mcp_request,
     preview_part,
 )
-from workbench.reading import MAX_TEXT_BYTES, locate, read_payload, too_big
+from workbench.reading import MAX_TEXT_BYTES, locate, read_payload, too_big, too_much_to_send
 
 TEMPLATE = "workbench/page.html"
 FIRST_EXAMPLE = "every-field-kind"
@@ -54,7 +56,7 @@ def _results(request: HttpRequest, text: str) -> dict:
     parsed = contract.parse_request(reading.payload)
     part = preview_part(reading.payload, parsed, request.user)
     context |= {
-        "part_html": render_part_html(part),
+        "part_html": _preview_html(part),
         "mcp_request": _pretty(mcp_request(reading.payload)),
     }
     if isinstance(parsed, contract.Degraded):
@@ -72,6 +74,11 @@ def _results(request: HttpRequest, text: str) -> dict:
         "pydantic": as_pydantic(parsed),
         "typescript": as_typescript(reading.payload),
     }
+
+
+def _preview_html(part: Part, **options) -> str:
+    """Return the previewed part as the chat shows it; its form posts here, to the workbench."""
+    return render_part_html(part, preview_url=reverse("workbench"), **options)
 
 
 def _answerable(request: HttpRequest) -> Part | HttpResponse:
@@ -107,6 +114,8 @@ def _page(request: HttpRequest, text: str, *, status: int = 200, **extra) -> Htt
         # A text past Django's request limit would not reach a view: the script stops it.
         "max_text_bytes": MAX_TEXT_BYTES,
         "too_big": too_big("{size}"),
+        "max_request_bytes": settings.DATA_UPLOAD_MAX_MEMORY_SIZE,
+        "too_much": too_much_to_send("{size}"),
     }
     return TemplateResponse(request, TEMPLATE, context | extra, status=status)
 
@@ -133,12 +142,12 @@ def _try_it(request: HtmxHttpRequest) -> HttpResponse:
     )
     envelope = answer_part(part, answer)
     if isinstance(envelope, Refusal):
-        html = render_part_html(
+        html = _preview_html(
             part, submitted=answer.fields, errors=envelope.errors, reply=answer.text
         )
         context = {"part_html": html, "envelope_problem": NOT_SENT}
         return TemplateResponse(request, f"{TEMPLATE}#tried", context, status=envelope.status)
-    context = {"part_html": render_part_html(part)} | _envelope(envelope)
+    context = {"part_html": _preview_html(part)} | _envelope(envelope)
     return TemplateResponse(request, f"{TEMPLATE}#tried", context)
 
 

@@ -6,7 +6,15 @@ here, one module (its contract, context and answer reading) and one template wit
 per state.
 """
 
-from elicitation.kinds import approval, config_card, display, elicitation, url, url_wait
+from elicitation.kinds import (
+    approval,
+    config_card,
+    connection,
+    display,
+    elicitation,
+    url,
+    url_wait,
+)
 from elicitation.kinds.base import Answer, InteractionKind, Refusal
 
 __all__ = ["KINDS", "NOT_HANDLED", "Answer", "InteractionKind", "Refusal", "kind_for", "register"]
@@ -24,7 +32,7 @@ def register(kind: InteractionKind) -> InteractionKind:
     return kind
 
 
-for _module in (elicitation, approval, display, config_card, url, url_wait):
+for _module in (elicitation, approval, display, config_card, url, url_wait, connection):
     register(_module.KIND)
 
 

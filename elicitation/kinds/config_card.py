@@ -21,7 +21,7 @@ from elicitation.kinds.base import (
     request_of,
 )
 from elicitation.models import Part
-from elicitation.widgets import answer_rows
+from elicitation.widgets import answer_rows, build_widgets
 from elicitation.zones import zone_of
 
 
@@ -88,10 +88,24 @@ def config_context(part: Part, submitted: dict | None, errors: dict | None) -> d
     rules = VALIDATORS.get(part.payload.get("validator", ""))
     if rules is not None and rules.layout is not None:
         values = part.value if isinstance(part.value, dict) else {}
+        widgets = context["widgets"]
         if submitted is not None:
             values = {name: raw[-1] for name, raw in submitted.items() if raw}
-        context["groups"] = _groups(rules, values, context["widgets"])
+            widgets = _hidden_from_card(part, rules, values, widgets)
+        context["groups"] = _groups(rules, values, widgets)
     return context
+
+
+def _hidden_from_card(part: Part, rules: ConfigRules, values: dict, widgets: list) -> list:
+    """Return the refused Edit's widgets with the fields its layout hid (so they were not sent)
+    showing the card's own values again: switching back shows them, not empty fields."""
+    shown = {name for _, names in rules.layout(values) for name in names}
+    zone = zone_of(part.conversation.owner)
+    card = build_widgets(part, request_of(part), zone=zone)
+    return [
+        widget if widget.field.name in shown else from_card
+        for widget, from_card in zip(widgets, card, strict=True)
+    ]
 
 
 def _groups(rules: ConfigRules, values: dict, widgets: list) -> list[tuple[str, list]]:

@@ -1,5 +1,6 @@
 """Deploy assistant: asks where to deploy, then asks for approval before the deploy."""
 
+import re
 import secrets
 
 from playground.agents import agent
@@ -28,6 +29,20 @@ ENVIRONMENTS = {
 }
 
 
+TITLES = {o["const"]: o["title"] for o in ENVIRONMENTS["properties"]["environment"]["oneOf"]}
+VERSION = re.compile(r"\bv\d+(?:\.\d+)*\b")
+
+
+def _named_in(message: str) -> dict | None:
+    """Return the environment and version a message names ("deploy v1.4 to staging"), if any."""
+    words = set(re.findall(r"[a-z]+", message.lower()))
+    named = [const for const in TITLES if const in words]
+    value = {"environment": named[0]} if named else {}
+    if version := VERSION.search(message):
+        value["version"] = version.group()
+    return value or None
+
+
 def _deploy(environment: str, version: str) -> dict:
     """Stand-in for the real deploy call: a step, so a replay never deploys twice."""
     return {"deployment": f"dep-{secrets.token_hex(4)}", "environment": environment}
@@ -37,13 +52,21 @@ def _deploy(environment: str, version: str) -> dict:
     "deploy-assistant",
     name="Deploy assistant",
     description="Deploys the web app: asks which environment, then asks before it deploys.",
+    samples=(
+        ("Deploy to staging", "Deploy to staging"),
+        ("Deploy v1.4.2 to production", "Deploy v1.4.2 to production"),
+        ("Deploy a preview", "Deploy a preview of main"),
+    ),
 )
 async def deploy_assistant(ctx, message: str) -> None:
-    answer = await ctx.elicit("Which environment should I deploy to?", ENVIRONMENTS)
+    answer = await ctx.elicit(
+        "Which environment should I deploy to?", ENVIRONMENTS, value=_named_in(message)
+    )
     if not answer.accepted:
         await ctx.say("Okay, nothing was deployed.")
         return
-    environment = answer.content["environment"]
+    # The option's title, as the form and the chip show it ("Staging", not "staging").
+    environment = TITLES[answer.content["environment"]]
     version = answer.content.get("version", "main")
     approved = await ctx.confirm(
         f"Deploy version {version} of the web app to {environment}? "
@@ -54,7 +77,7 @@ async def deploy_assistant(ctx, message: str) -> None:
     if not approved:
         await ctx.say(f"Deployment to {environment} cancelled; nothing changed.")
         return
-    result = await ctx.step("deploy", _deploy, environment, version)
+    result = await ctx.step("deploy", _deploy, answer.content["environment"], version)
     await ctx.say(
         f"Deployed **{version}** to **{environment}** (deployment `{result['deployment']}`)."
     )

@@ -11,11 +11,67 @@ EXAMPLE = (
 )
 
 
+# What a first try can click: a choice, a booking with a date-time, a multi-select.
+SAMPLES = (
+    ("A choice: which environment?", EXAMPLE),
+    (
+        "A booking: date, time and guests",
+        json.dumps(
+            {
+                "message": "When should I book the table?",
+                "requestedSchema": {
+                    "type": "object",
+                    "properties": {
+                        "when": {"type": "string", "format": "date-time", "title": "When"},
+                        "guests": {
+                            "type": "integer",
+                            "title": "Guests",
+                            "minimum": 1,
+                            "maximum": 12,
+                            "default": 2,
+                        },
+                        "notes": {"type": "string", "format": "multiline", "title": "Notes"},
+                    },
+                    "required": ["when", "guests"],
+                },
+            }
+        ),
+    ),
+    (
+        "A multi-select: which checks to run?",
+        json.dumps(
+            {
+                "message": "Which checks should run before the release?",
+                "requestedSchema": {
+                    "type": "object",
+                    "properties": {
+                        "checks": {
+                            "type": "array",
+                            "title": "Checks",
+                            "minItems": 1,
+                            "items": {
+                                "anyOf": [
+                                    {"const": "unit", "title": "Unit tests"},
+                                    {"const": "browser", "title": "Browser tests"},
+                                    {"const": "lint", "title": "Lint"},
+                                ]
+                            },
+                        }
+                    },
+                    "required": ["checks"],
+                },
+            }
+        ),
+    ),
+)
+
+
 @agent(
     "schema-tester",
     name="Schema tester",
     description="Paste a request_input payload as JSON: it asks it verbatim and shows the "
     "envelope it gets back.",
+    samples=SAMPLES,
 )
 async def schema_tester(ctx, message: str) -> None:
     try:

@@ -2,14 +2,16 @@
 
 No platform is connected in the playground, so a run says what the agent is set up to do and
 asks the person (request_input) for what it would otherwise read: which items, from how long.
+Its trigger runs it on its own: each slot is a turn in its Runs conversation (see
+playground/scheduler.py), asking the same question there.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from playground.agents import agent
-from playground.onboarding import setup_agent, summary
+from playground.agents import Planned, agent
+from playground.onboarding import catalog, setup_agent, summary
 
 RANGES = (
     ("last_hour", "The last hour"),
@@ -67,6 +69,15 @@ def run_schema(config: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def planned(row) -> Planned | None:
+    """Return when a wizard-made agent runs: its trigger, in its zone."""
+    trigger = (row.config or {}).get("trigger")
+    if not isinstance(trigger, dict) or not trigger.get("kind"):
+        return None
+    zone = (row.config or {}).get("timezone") or "UTC"
+    return Planned(trigger, zone if catalog.is_timezone(zone) else "UTC", summary.when(row.config))
+
+
 def introduction(ctx) -> str:
     plan = summary.what_it_does(ctx.config, first_person=True)
     return f"I'm **{ctx.agent.name}**. I'm set up to {plan}."
@@ -77,6 +88,7 @@ def introduction(ctx) -> str:
     name="Configured agent",
     description="An agent made in the onboarding wizard.",
     listed=False,
+    schedule=planned,
 )
 async def configured(ctx, message: str) -> None:
     if await setup_agent.is_setup_turn(ctx):

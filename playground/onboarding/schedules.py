@@ -213,7 +213,12 @@ _MONTH_DAY = re.compile(
     rf"\b(?:the\s+)?(?P<of>\d{{1,2}})(?:st|nd|rd|th)\s+(?:day\s+)?of\s+{_MONTH}\b",
     re.I,
 )
-_FIRST_OF_MONTH = re.compile(rf"\b(?:first|start|beginning)\s+of\s+{_MONTH}\b", re.I)
+# "the first (calendar) day of every month", "day 1 of each month", "the start of the month".
+_FIRST_OF_MONTH = re.compile(
+    rf"\b(?:first(?:\s+calendar)?(?:\s+day)?|start|beginning|day\s+(?:1|one))\s+of\s+{_MONTH}\b",
+    re.I,
+)
+_OF_MONTH = re.compile(rf"\bof\s+{_MONTH}\b", re.I)  # "the 1st day of the month" says monthly
 _MONTH_ANCHORS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"\bfirst\s+(?:week|business|working|work)\s?day\s+of\s+{_MONTH}\b", re.I),
      "first_weekday"),
@@ -317,7 +322,7 @@ def _calendar(text: str) -> tuple[dict[str, Any], str | None] | None:
 
 def _monthly(text: str) -> tuple[dict[str, Any], str | None]:
     # "on the 15th" alone may be a one-off date: the day is kept, how often is asked.
-    stated = _MONTHLY.search(text) is not None
+    stated = _MONTHLY.search(text) is not None or _OF_MONTH.search(text) is not None
     trigger: dict[str, Any] = {"kind": "monthly"}
     for pattern, anchor in _MONTH_ANCHORS:
         if pattern.search(text):

@@ -28,9 +28,9 @@ READ_CARD_STEP = "onboarding: read the card"
 
 SECRET_POINTER = (
     "I removed what looked like a secret from your message before saving it. Accounts are "
-    "connected through a connection flow, where you sign in to the service and grant access, "
-    "never by pasting keys into a chat. Nothing is connected in this playground, so the agent "
-    "will ask you for what it needs while it runs."
+    "connected on your Connections page (/connections/), or when an agent asks with a "
+    "connection card: the credential is kept encrypted there and agents get a reference, "
+    "never the key pasted into a chat."
 )
 NOT_UNDERSTOOD = "I could not tell what the agent should do from that, so let me ask step by step."
 KEPT_AS_DRAFT = (

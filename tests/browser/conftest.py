@@ -55,7 +55,6 @@ def log_in(page: Page, server: LiveServer, username: str = "alice") -> None:
     page.fill("#id_username", username)
     page.fill("#id_password", USERS[username])
     page.click("button[type=submit]")
-    # Someone with no agents and no conversations lands in the onboarding wizard first.
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
     if page.url != server.url + "/":
         page.goto(server.url + "/")
@@ -73,6 +72,9 @@ def refused_by_policy(page: Page) -> list[str]:
 
 @pytest.fixture
 def page(browser, live_server):
+    # Give `wait_for_function` an arrow function, never a bare expression: Playwright re-evals a
+    # bare expression on every frame, and the page's CSP (no 'unsafe-eval') refuses that as soon
+    # as the first check was false. A function is eval'd once, inside Playwright's own evaluate.
     context = browser.new_context()
     page = context.new_page()
     refused = refused_by_policy(page)

@@ -18,7 +18,7 @@ def test_approving_for_the_conversation_deploys_and_says_so(page, live_server):
     card = start_deploy(page, live_server, "Production")
     text = card.inner_text()
     assert "Deploy assistant asks for your approval" in text
-    assert "Deploy version main of the web app to production?" in text
+    assert "Deploy version main of the web app to Production?" in text
     assert "This replaces what is running there now." in text
     assert "Environment" in text and "Service" in text
 
@@ -31,5 +31,5 @@ def test_approving_for_the_conversation_deploys_and_says_so(page, live_server):
 def test_denying_deploys_nothing(page, live_server):
     card = start_deploy(page, live_server, "Staging")
     card.get_by_role("button", name="Deny").click()
-    page.locator(".bubble.agent", has_text="Deployment to staging cancelled").wait_for()
+    page.locator(".bubble.agent", has_text="Deployment to Staging cancelled").wait_for()
     assert "Denied" in page.locator("article.part--approval").inner_text()

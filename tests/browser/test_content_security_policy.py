@@ -61,8 +61,7 @@ def test_logging_in_and_answering_a_form_needs_no_exception_to_the_policy(fresh_
         "start": "2031-05-04",
         "rooms": "double",
         "extras": ["parking"],
-        "flexible": False,
-    }
+    }  # "flexible" was left alone, so it is not sent
     assert refused == []
 
 

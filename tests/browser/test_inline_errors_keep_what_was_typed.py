@@ -37,7 +37,8 @@ def test_errors_show_inline_and_nothing_typed_is_lost(page, live_server):
     part.get_by_label("Email").fill("ada-at-example")
     assert submit.is_enabled()
     part.get_by_label("Age").fill("17")
-    part.get_by_label("Subscribe").check()
+    subscribe = part.get_by_role("group", name="Subscribe").get_by_role("radio", name="Yes")
+    subscribe.check()
     part.get_by_label("tue").check()
     part.get_by_label("Instruments").select_option(["Instrument 2", "Instrument 9"])
     part.get_by_label("Bio").fill("Line one\nLine two")
@@ -53,7 +54,7 @@ def test_errors_show_inline_and_nothing_typed_is_lost(page, live_server):
     assert part.get_by_label("Name").input_value() == "Ada"
     assert email.input_value() == "ada-at-example"
     assert part.get_by_label("Age").input_value() == "17"
-    assert part.get_by_label("Subscribe").is_checked()
+    assert subscribe.is_checked()
     assert part.get_by_label("tue").is_checked() and not part.get_by_label("mon").is_checked()
     selected = part.get_by_label("Instruments").evaluate(
         "select => [...select.selectedOptions].map(o => o.value)"
@@ -90,3 +91,18 @@ def test_typing_after_a_refusal_goes_on_from_what_was_typed(page, live_server):
     page.keyboard.type("isbon")
     expect(field).to_have_value("Lisbon")
     screenshot(part, "refusal-typed-on")
+
+
+def test_an_answer_too_big_for_the_server_is_refused_in_place_and_kept(page, live_server):
+    open_chat(page, live_server, "Schema tester")
+    notes = {"type": "string", "format": "multiline", "title": "Notes"}
+    schema = {"type": "object", "properties": {"notes": notes}}
+    part = ask(page, "Any notes for the release?", schema)
+    typed = "щ" * 60_000  # 360 KB once URL-encoded: past the 256 KiB the server reads
+    part.get_by_label("Notes").fill(typed)
+    part.get_by_role("button", name="Submit").click()
+    expect(part.get_by_role("alert")).to_contain_text(
+        "and the server reads at most 256 KiB in one request, so nothing was sent."
+    )
+    assert part.get_by_label("Notes").input_value() == typed
+    assert part.get_attribute("data-state") == "pending"

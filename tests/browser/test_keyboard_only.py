@@ -42,7 +42,7 @@ def test_a_form_completed_with_the_keyboard_leaves_focus_on_its_answer(page, liv
     page.keyboard.press("Enter")  # submits the form with its first button, Submit
 
     expect(page.locator(f"#{part_id}")).to_have_attribute("data-state", "submitted")
-    page.wait_for_function(f"document.activeElement.id === '{part_id}'")
+    page.wait_for_function(f"() => document.activeElement.id === '{part_id}'")
     assert "Bergen" in page.locator(f"#{part_id}").inner_text()
 
 
@@ -58,7 +58,7 @@ def test_declining_and_cancelling_leave_focus_on_the_question(page, live_server)
                 break
         page.keyboard.press("Enter")
         expect(page.locator(f"#{part_id}")).to_have_attribute("data-state", state)
-        page.wait_for_function(f"document.activeElement.id === '{part_id}'")
+        page.wait_for_function(f"() => document.activeElement.id === '{part_id}'")
         page.locator("#composer-text").focus()
 
 

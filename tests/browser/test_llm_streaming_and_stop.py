@@ -40,7 +40,7 @@ def test_the_reply_streams_in_and_stop_ends_it(page, live_server, fake, tmp_path
     page.fill("#id_instructions", "Tell short stories.")
     page.click("text=Create and start chatting")
     page.wait_for_url("**/c/*/")
-    page.wait_for_function("document.querySelector('[ws-connect]') && window.htmx")
+    page.wait_for_function("() => document.querySelector('[ws-connect]') && window.htmx")
     page.wait_for_selector("#status[data-state]", state="attached")
 
     page.fill("#composer-text", "tell me a story")

@@ -1,9 +1,11 @@
 """A person calls a real MCP server's tool from the chat and answers the form it asks."""
 
+import re
 import sqlite3
 import sys
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.axe import serious_findings
 from tests.browser.chat import ARTIFACTS, open_chat, screenshot, send, socket_open
@@ -21,6 +23,8 @@ def live_server(tmp_path_factory, prepared_database):
     servers_file.write_text(
         f'[servers.test]\ntitle = "Test server"\ndescription = "The SDK-built test server."\n'
         f'transport = "stdio"\ncommand = "{sys.executable}"\nargs = ["{TEST_SERVER}"]\n'
+        f'\n[servers.legacy]\ntitle = "Legacy"\ntransport = "stdio"\nprotocol = "legacy"\n'
+        f'command = "{sys.executable}"\nargs = ["{TEST_SERVER}"]\n'
     )
     server = LiveServer(workdir, env={"MCP_SERVERS_FILE": str(servers_file)})
     with sqlite3.connect(prepared_database) as source, sqlite3.connect(server.db_path) as copy:
@@ -94,3 +98,27 @@ def test_a_servers_url_request_is_opened_and_done_and_the_tool_finishes(page, li
     assert "Waiting for Test server…" in waiting.inner_text()
     waiting.get_by_role("button", name="I'm done").click()
     page.locator(".bubble.agent", has_text="Login: accept").wait_for()
+
+
+def test_a_question_held_on_a_live_session_reads_as_waiting(page, live_server):
+    open_chat(page, live_server, "Legacy")
+    picker = page.locator("article.part--pending", has_text="Which tool of Legacy")
+    picker.wait_for()
+    send(page, "legacy_profile")  # called by name: the opening question is answered by that
+    form = page.locator("article.part--pending", has_text="Tell me about yourself")
+    form.wait_for()
+    status = page.locator("#status")
+    expect(status).to_have_text(re.compile(r"^\s*1 question waiting for you\s*$"))
+    expect(status.get_by_role("button", name="Stop")).to_have_count(0)
+    expect(picker).to_have_count(0)
+    page.set_viewport_size({"width": 1366, "height": 900})
+    screenshot(page, "mcp-held-waiting")
+    assert serious_findings(page, "MCP held question") == []
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.emulate_media(color_scheme="dark")
+    form.get_by_role("button", name="Decline").scroll_into_view_if_needed()
+    screenshot(page, "mcp-held-waiting-dark-375")
+    assert serious_findings(page, "MCP held question, dark, 375 px") == []
+    form.get_by_role("button", name="Decline").click()
+    page.locator(".bubble.agent", has_text="No profile: decline").wait_for()
+    expect(status).not_to_contain_text("waiting")

@@ -151,6 +151,21 @@ def test_a_full_description_goes_straight_to_the_card_and_bad_edits_stay(page: P
     )
 
 
+def test_a_refused_edit_switched_back_shows_the_cards_time(page: Page):
+    open_wizard(page)
+    describe(page, "Every weekday at 9am summarise new GitHub issues in #eng-triage (Berlin time)")
+    card = question(page, "Here is the agent I will create.")
+    card.get_by_role("button", name="Edit").click()
+    schedule = card.get_by_label("Schedule")
+    schedule.select_option("every_n_minutes")
+    card.get_by_label("Every how many minutes").fill("0")
+    card.get_by_role("button", name="Save and accept").click()
+    expect(card.get_by_label("Every how many minutes")).to_have_attribute("aria-invalid", "true")
+    schedule.select_option("weekdays")  # back to what the card proposed
+    expect(card.get_by_label("Time of day")).to_have_value("09:00")
+    expect(card.get_by_label("Every how many minutes")).to_be_hidden()
+
+
 def test_an_edit_with_an_invalid_address_stays_a_card_with_the_error(page: Page):
     open_wizard(page)
     page.get_by_role("button", name=re.compile("^Watch our Zendesk for urgent tickets")).click()

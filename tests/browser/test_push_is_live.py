@@ -21,7 +21,7 @@ def test_an_answer_in_one_tab_reaches_the_other_tab_at_once(browser, live_server
     log_in(other, live_server)
     other.goto(page.url)
     other.wait_for_selector(".part--pending")
-    other.wait_for_function("document.querySelector('[ws-connect]') && window.htmx")
+    other.wait_for_function("() => document.querySelector('[ws-connect]') && window.htmx")
     # The websocket is open once the resync sent on connect has been applied.
     other.wait_for_selector("#status[data-waiting='1']")
 

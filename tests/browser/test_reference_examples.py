@@ -57,7 +57,7 @@ ANSWERS = {
     "everything_server_all_types": (
         [
             ("fill", "String", "Ada Lovelace"),
-            ("tick", "Boolean"),
+            ("choose", "Boolean", "Yes"),  # optional, no default: Yes / No / No answer
             ("fill", "Email", "ada@example.com"),
             ("fill", "Homepage", "https://example.com/ada"),
             ("fill", "Birthdate", "1815-12-10"),

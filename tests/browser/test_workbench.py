@@ -41,12 +41,14 @@ def test_typing_a_payload_changes_the_form_and_bad_json_keeps_it(page, live_serv
 
     page.locator("#payload").press_sequentially(",")  # a trailing comma: not JSON
     last = TEXT.count("\n") + 1
-    expect(page.locator("#diagnostics")).to_contain_text(f"Extra data at line {last}, column 2")
+    expect(page.locator("#diagnostics")).to_contain_text(
+        f"The JSON has ended, but more follows at line {last}, column 2: “,”."
+    )
     expect(page.get_by_role("radio", name="staging")).to_be_visible()  # the last good preview
     expect(page.locator("#preview-state")).to_have_text(
         "Showing the last payload that could be read."
     )
-    assert page.locator("#results").evaluate("e => getComputedStyle(e).opacity") == "0.45"
+    assert page.locator("#results").evaluate("e => e.inert")  # the stale form takes no answer
     page.get_by_role("button", name=f"Go to line {last}, column 2").click()
     assert page.evaluate("document.activeElement.id") == "payload"
 
@@ -71,6 +73,86 @@ def test_the_preview_form_submits_to_errors_inline_and_then_an_envelope(page, li
     page.get_by_role("button", name="Answer again").click()
     expect(page.locator("#results article")).to_have_attribute("data-state", "pending")
     expect(page.get_by_role("radio", name="staging")).not_to_be_checked()
+
+
+def test_an_optional_yes_no_left_alone_is_not_sent_and_a_chosen_no_is_false(page, live_server):
+    schema = {**PAYLOAD["requestedSchema"], "properties": {
+        **PAYLOAD["requestedSchema"]["properties"],
+        "notify": {"type": "boolean", "title": "Tell the team"},
+    }}  # fmt: skip
+    open_workbench(page, live_server, json.dumps({**PAYLOAD, "requestedSchema": schema}))
+    notify = page.get_by_role("group", name="Tell the team")
+    expect(notify.get_by_role("radio", name="No answer")).to_be_checked()
+    page.get_by_role("radio", name="staging").check()
+    page.get_by_role("button", name="Submit").click()
+    envelope = json.loads(page.locator("#envelope pre.envelope").inner_text())
+    assert envelope["content"] == {"env": "staging"}  # nobody said no
+
+    page.get_by_role("button", name="Answer again").click()
+    page.get_by_role("radio", name="staging").check()
+    notify.get_by_role("radio", name="No", exact=True).check()
+    page.get_by_role("button", name="Submit").click()
+    envelope = json.loads(page.locator("#envelope pre.envelope").inner_text())
+    assert envelope["content"] == {"env": "staging", "notify": False}
+
+
+def test_a_big_paste_is_answered_in_place_and_the_text_stays(page, live_server):
+    open_workbench(page, live_server)
+    payload = {"message": "Щ" * 50_000, "requestedSchema": {"type": "object"}}
+    cyrillic = json.dumps(payload, ensure_ascii=False)  # 100 KB, 300 KB URL-encoded
+    brackets = "[" * 60_000 + "]" * 60_000
+    for text, problem in (
+        (cyrillic, "payload is larger than 64 KiB"),
+        (brackets, "nests more than 32 levels deep"),
+    ):
+        page.fill("#payload", text)
+        expect(page.locator("#diagnostics")).to_contain_text(problem)
+        assert page.input_value("#payload") == text  # the editor and its text are kept
+        expect(page.get_by_role("heading", name="Schema workbench")).to_be_visible()
+
+    page.fill("#payload", TEXT)
+    expect(page.locator("#diagnostics")).to_have_text("Valid: 2 fields, shown as below.")
+    page.get_by_text("Answer as JSON", exact=True).click()
+    page.fill("#typed-content", json.dumps({"env": "x" * 300_000}))
+    page.get_by_role("button", name="Check this answer").click()
+    expect(page.locator("#diagnostics")).to_contain_text(
+        "and the server reads at most 256 KiB in one request, so nothing was sent."
+    )
+    expect(page.get_by_role("radio", name="staging")).to_be_visible()  # nothing was replaced
+
+
+def test_the_preview_answers_like_the_chat_without_script_errors(page, live_server):
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    open_workbench(page, live_server)
+    page.wait_for_function("() => location.hash.startsWith('#p=')")  # the share link is in place
+    expect(page.locator("#results article")).to_have_id("part-preview")
+    for action, state in (("Decline", "declined"), ("Cancel", "cancelled"), ("Submit", "")):
+        if action == "Submit":
+            page.get_by_role("radio", name="staging").check()
+            state = "submitted"
+        page.get_by_role("button", name=action, exact=True).click()
+        expect(page.locator("#results article")).to_have_attribute("data-state", state)
+        page.get_by_role("button", name="Answer again").click()
+        expect(page.locator("#results article")).to_have_attribute("data-state", "pending")
+    assert errors == []
+
+
+def test_a_stale_preview_is_readable_and_takes_no_answer(page, live_server):
+    findings = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        open_workbench(page, live_server)
+        page.locator("#payload").press("End")
+        page.locator("#payload").press_sequentially(",")  # no longer JSON: the preview is stale
+        expect(page.locator("#preview-state")).to_contain_text("Showing the last payload")
+        expect(page.locator("#results")).to_have_js_property("inert", True)
+        assert page.locator("#results .part-message").is_visible()
+        findings += serious_findings(page, f"stale preview {scheme}")
+        page.locator("#results button[value=accept]").click(force=True)  # a click goes nowhere
+        expect(page.locator("#envelope")).not_to_contain_text('"action"')
+    assert findings == []
 
 
 def test_the_keyboard_indents_in_the_editor_and_leaves_it_with_escape_then_tab(page, live_server):
@@ -98,7 +180,7 @@ def test_an_answer_typed_as_json_is_checked_like_the_form(page, live_server):
 
 def test_a_share_link_reproduces_the_payload(page, live_server):
     open_workbench(page, live_server)
-    page.wait_for_function("location.hash.startsWith('#p=')")
+    page.wait_for_function("() => location.hash.startsWith('#p=')")
     link = page.url
     assert "Which" not in link  # compressed, in the fragment: the server never sees it
     other = page.context.new_page()

@@ -1,4 +1,6 @@
-"""Run agent turns in scale-out: claim queued turns, many at once, and sweep for stranded ones.
+"""Run agent turns in scale-out: claim queued turns, many at once, and sweep for stranded ones;
+start the runs of schedules whose slots fall due (playground/scheduler.py), each slot once
+across all workers.
 
 Each worker runs up to --concurrency turns on one event loop (agents mostly wait on models,
 HTTP and people, so one process serves many). SIGTERM or SIGINT stops claiming, gives running
@@ -17,6 +19,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from playground import queue_wakeup, recovery
+from playground.scheduler import ScheduleFirer
 from playground.tasks import TurnRunner
 
 
@@ -66,8 +69,10 @@ class Command(BaseCommand):
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, runner.stopping.set)
         listener = listen and asyncio.create_task(queue_wakeup.listen(runner.wake, listen))
+        firer = asyncio.create_task(ScheduleFirer().run())
         self.stdout.write(f"agent_worker: running up to {concurrency} turns at once")
         await runner.run()
+        firer.cancel()
         if listener:
             listener.cancel()
         await runner.drain(grace)

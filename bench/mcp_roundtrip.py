@@ -1,0 +1,182 @@
+"""mcp_roundtrip: from a tool call typed in the chat to the server's form at an open websocket,
+and from the answer to the tool's result, against the SDK-built test server over stdio and
+over Streamable HTTP, warm (the conversation's session open) and cold (none open).
+
+The tool is `legacy_profile`: it asks with `ctx.elicit()` on its session (a legacy one), so
+the form reaches the tab while the call is in flight. Measured, per call: POST `legacy_profile`
+to the form's arrival, and POST of the answer to the result's arrival. Cold calls go to a
+second entry of the same server with `idle_minutes` of 30 ms, so its session has closed before
+every message.
+
+Baseline, in the same run: the same call through the SDK's client (`mcp_bridge.connection`,
+which is the SDK's `Client` with our capabilities), answering the question at once, on an open
+session (warm) and opening it first (cold: the server's start-up and handshake); plus one bare
+push through the channel layer (`/ws/bench/echo/`).
+Target: warm call-to-form median <= 1.5 x (SDK warm round trip + one push); cold call-to-form
+median <= SDK cold round trip + one push.
+"""
+
+import asyncio
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.client import Person, echo_seconds, open_echo, summary
+from bench.runner import bench_main
+from bench.stack import BASE_DIR, free_port, wait_until
+
+TEST_SERVER = BASE_DIR / "tests" / "mcp_test_server.py"
+ANSWER = {
+    "name": "Ada",
+    "age": "36",
+    "height": "1.7",
+    "subscribe": "false",
+    "plan": "free",
+    "email": "ada@example.com",
+    "birthday": "1815-12-10",
+}
+FORM = re.compile(r'<article id="part-(\d+)"[^>]*data-state="pending"[\s\S]*Tell me about yourself')
+RESULT = re.compile(r"Profile: ")
+
+
+def servers_file(http_url: str) -> Path:
+    """Write the servers: stdio and http, each warm and cold (its session closes at once)."""
+    entries = []
+    for name, idle in (("stdio", 5), ("stdio-cold", 0.0005)):
+        entries.append(
+            f'[servers.{name}]\ntransport = "stdio"\ncommand = {str(sys.executable)!r}\n'
+            f'args = [{str(TEST_SERVER)!r}]\nprotocol = "legacy"\nidle_minutes = {idle}\n'
+        )
+    for name, idle in (("http", 5), ("http-cold", 0.0005)):
+        entries.append(
+            f'[servers.{name}]\ntransport = "http"\nurl = "{http_url}"\n'
+            f'protocol = "legacy"\nidle_minutes = {idle}\n'
+        )
+    path = Path(tempfile.mkdtemp(prefix="bench-mcp-")) / "servers.toml"
+    path.write_text("\n".join(entries))
+    return path
+
+
+async def through_the_chat(person: Person, slug: str, calls: int) -> tuple[list, list]:
+    """Return (call-to-form, answer-to-result) seconds for `calls` calls in one conversation."""
+    conversation = await person.start_conversation(f"mcp-{slug}")
+    to_form, to_result = [], []
+    async with person.tab(conversation) as tab:
+        await tab.wait_for("Which tool of")  # the opening turn listed the tools
+        for _ in range(calls):
+            if slug.endswith("-cold"):
+                await asyncio.sleep(0.1)  # past its idle limit: the session has closed
+            sent = time.time()
+            await person.post(f"/c/{conversation}/send", {"text": "legacy_profile"})
+            arrived, fragment = await tab.wait_for(FORM)
+            to_form.append(arrived - sent)
+            part_id = FORM.search(fragment).group(1)
+            answer = {"action": "accept", **{f"answer.{k}": v for k, v in ANSWER.items()}}
+            sent = time.time()
+            await person.post(f"/parts/{part_id}/settle", answer)
+            arrived, _ = await tab.wait_for(RESULT)
+            to_result.append(arrived - sent)
+    return to_form, to_result
+
+
+async def through_the_sdk(server, calls: int, *, cold: bool) -> list[float]:
+    """Return the SDK client's round trips of the same call, the question answered at once."""
+    from mcp_types import ElicitResult
+
+    from mcp_bridge.connection import connect
+
+    async def answer(context, params):
+        return ElicitResult(action="accept", content={**ANSWER, "age": 36, "height": 1.7,
+                                                      "subscribe": False})  # fmt: skip
+
+    async def call(client) -> None:
+        result = await client.call_tool("legacy_profile", {})
+        assert "Profile: " in result.content[0].text, result
+
+    seconds = []
+    if cold:
+        for _ in range(calls):
+            started = time.perf_counter()
+            async with connect(server, elicitation_callback=answer) as client:
+                await call(client)
+                seconds.append(time.perf_counter() - started)
+        return seconds
+    async with connect(server, elicitation_callback=answer) as client:
+        await call(client)  # warm up
+        for _ in range(calls):
+            started = time.perf_counter()
+            await call(client)
+            seconds.append(time.perf_counter() - started)
+    return seconds
+
+
+async def measure(stack, calls: int) -> dict:
+    from mcp_bridge import servers
+
+    configured = servers.load()
+    figures: dict = {"calls": calls}
+    async with Person.logged_in(stack) as person:
+        echo = await open_echo(person)
+        pushes = [await echo_seconds(echo, 2800) for _ in range(calls)]
+        await echo.close()
+        push_ms = summary(pushes)["median"] * 1000
+        figures["push_median_ms"] = push_ms
+        met = True
+        for transport in ("stdio", "http"):
+            for warmth in ("warm", "cold"):
+                slug = transport if warmth == "warm" else f"{transport}-cold"
+                form, result = await through_the_chat(person, slug, calls)
+                sdk = await through_the_sdk(configured[slug], calls, cold=warmth == "cold")
+                key = f"{transport}_{warmth}"
+                figures[f"{key}_form_median_ms"] = summary(form)["median"] * 1000
+                figures[f"{key}_form_p99_ms"] = summary(form)["p99"] * 1000
+                figures[f"{key}_result_median_ms"] = summary(result)["median"] * 1000
+                figures[f"{key}_sdk_median_ms"] = summary(sdk)["median"] * 1000
+                allowed = figures[f"{key}_sdk_median_ms"] + push_ms
+                if warmth == "warm":
+                    allowed *= 1.5
+                figures[f"{key}_ratio"] = figures[f"{key}_form_median_ms"] / allowed
+                met = met and figures[f"{key}_ratio"] <= 1
+    return figures | {
+        "target": "warm form <= 1.5 x (SDK round trip + push); cold form <= SDK cold + push",
+        "met": met,
+    }
+
+
+def run(stack, quick: bool, **options) -> dict:
+    return asyncio.run(measure(stack, calls=5 if quick else 50))
+
+
+class HttpServer:
+    """The test server on Streamable HTTP, started before the stack (its URL is in the file)."""
+
+    def __enter__(self) -> str:
+        port = free_port()
+        self.process = subprocess.Popen(
+            [sys.executable, str(TEST_SERVER), "http", str(port)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_until(lambda: _listening(port), 30, "the MCP test server did not start")
+        return f"http://127.0.0.1:{port}/mcp"
+
+    def __exit__(self, *exc_info) -> None:
+        self.process.kill()
+        self.process.wait()
+
+
+def _listening(port: int) -> bool:
+    import socket
+
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+if __name__ == "__main__":
+    with HttpServer() as url:
+        os.environ["MCP_SERVERS_FILE"] = str(servers_file(url))  # the stack's processes read it
+        bench_main("mcp_roundtrip", run)

@@ -1,0 +1,46 @@
+"""Escalation: a question still waiting at its `escalate_at` is asked of `escalate_to` too.
+
+Every runner's recovery sweep calls `escalate_due()`; each part is claimed with a conditional
+UPDATE, so sweeps running at once in several processes escalate it once.
+"""
+
+import logging
+
+from django.db import transaction
+from django.utils import timezone
+
+from elicitation.models import Part
+from inbox import routing
+
+logger = logging.getLogger(__name__)
+BATCH = 100
+
+
+def escalate_due() -> list[Part]:
+    """Add the escalation's people and groups to every due pending part; return those parts."""
+    now = timezone.now()
+    due = Part.objects.filter(escalate_at__lte=now, state=Part.State.PENDING).select_related(
+        "conversation__agent", "conversation__owner__time_zone", "settled_by"
+    )
+    escalated = []
+    for part in due.order_by("escalate_at")[:BATCH]:
+        with transaction.atomic():
+            claimed = Part.objects.filter(pk=part.pk, escalate_at=part.escalate_at).update(
+                escalate_at=None, escalated_at=now
+            )
+            if not claimed:
+                continue  # another sweep took it
+            # Checked again: the owner may have left a group since the question was asked.
+            audience = routing.resolve(part.conversation.owner, part.escalate_to)
+            if isinstance(audience, str):
+                logger.warning("part %s not escalated: %s", part.pk, audience)
+                continue
+            part.assigned_users.add(*audience.users)
+            part.assigned_groups.add(*audience.groups)
+            part.ask = list(dict.fromkeys([*part.ask, *audience.names]))
+            part.escalate_at, part.escalated_at = None, now
+            Part.objects.filter(pk=part.pk).update(ask=part.ask)
+        escalated.append(part)
+    if escalated:
+        logger.info("escalated %d question(s): %s", len(escalated), [p.pk for p in escalated])
+    return escalated

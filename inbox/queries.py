@@ -1,0 +1,78 @@
+"""What waits for a person: the pending questions they may answer, filtered and ordered."""
+
+from dataclasses import dataclass
+
+from django.http import QueryDict
+
+from elicitation.models import Part
+
+KINDS = {
+    "approval": ("Approval", {"render_kind": "approval"}),
+    "url": ("Page to open", {"render_kind__in": ["url", "url-wait"]}),
+    "question": ("Question", {}),
+}
+SCOPES = {
+    "mine": "In my conversations",
+    "me": "Routed to me",
+    "groups": "Routed to my groups",
+}
+
+
+@dataclass(frozen=True)
+class Filters:
+    """The inbox's filters, read from its query string (unknown values are ignored)."""
+
+    agent: str = ""
+    kind: str = ""
+    intent: str = ""
+    scope: str = ""
+    newest_first: bool = False
+
+    @classmethod
+    def read(cls, query: QueryDict) -> "Filters":
+        return cls(
+            agent=query.get("agent", "")[:100],
+            kind=query.get("kind", "") if query.get("kind") in KINDS else "",
+            intent=query.get("intent", "")[:40],
+            scope=query.get("scope", "") if query.get("scope") in SCOPES else "",
+            newest_first=query.get("order") == "newest",
+        )
+
+    @property
+    def active(self) -> bool:
+        return bool(self.agent or self.kind or self.intent or self.scope)
+
+
+def waiting_for(user, filters: Filters = Filters()):
+    """Return the pending questions the person may answer, oldest first unless asked."""
+    parts = Part.objects.answerable_by(user).filter(state=Part.State.PENDING)
+    if filters.agent:
+        parts = parts.filter(conversation__agent__slug=filters.agent)
+    if filters.kind == "question":
+        parts = parts.exclude(render_kind__in=["approval", "url", "url-wait"])
+    elif filters.kind:
+        parts = parts.filter(**KINDS[filters.kind][1])
+    if filters.intent:
+        parts = parts.filter(intent=filters.intent)
+    if filters.scope == "mine":
+        parts = parts.filter(conversation__owner=user)
+    elif filters.scope == "me":
+        parts = parts.filter(assigned_users=user)
+    elif filters.scope == "groups":
+        parts = parts.filter(pk__in=Part.objects.filter(assigned_groups__user=user).values("pk"))
+    order = ("-created_at", "-id") if filters.newest_first else ("created_at", "id")
+    return parts.order_by(*order)
+
+
+def count_for(user) -> int:
+    """Return how many questions wait for the person (the header's count)."""
+    return waiting_for(user).count()
+
+
+def kind_label(part: Part) -> str:
+    """Return what kind of question a part is, as the inbox lists it."""
+    if part.render_kind == "approval":
+        return KINDS["approval"][0]
+    if part.render_kind in ("url", "url-wait"):
+        return KINDS["url"][0]
+    return KINDS["question"][0]

@@ -1,0 +1,236 @@
+"""The notification queue: a Notice per person and waiting question, claimed like a turn.
+
+A Notice is written when a question is asked (`notice_new_part`), due NOTIFY_AFTER_SECONDS
+later. A sender (every web process runs one, `notify.sender`, as does `manage.py
+notify_worker`) claims a person's due notices together, leases them with
+`select_for_update(skip_locked=True)` and a token committed before anything is sent, so one
+process tells each person once; then it sends one email listing them and writes down what was
+sent, only while the lease is still its own. A question answered meanwhile is dropped; one the
+person has open in a tab is not mailed. A failed send (SMTP down) tries again after
+NOTIFY_BACKOFF, the last step repeating until it goes out. After a notice is sent, it is due
+again as a reminder REMIND_AFTER after the question was asked, then at most once a day.
+
+`now` is a parameter throughout, so the tests drive the clock.
+"""
+
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.db.models import Min
+
+from elicitation.models import Part
+from elicitation.zones import zone_of
+from notify import mail
+from notify.models import Notice, NotifySettings, Sent
+from notify.presence import live_tabs
+from notify.recipients import recipients_for
+
+LEASE_SECONDS = 60  # well beyond EMAIL_TIMEOUT: one process sends each batch
+ONE_DAY = timedelta(days=1)
+
+
+def notice_new_part(sender, instance: Part, created: bool, **kwargs) -> None:
+    """When a pending question is saved: owe its people a notice (`post_save` of Part)."""
+    if not created or instance.state != Part.State.PENDING:
+        return
+    due = instance.created_at + timedelta(seconds=settings.NOTIFY_AFTER_SECONDS)
+    Notice.objects.bulk_create(
+        [Notice(part=instance, user_id=uid, due_at=due) for uid in recipients_for(instance)],
+        ignore_conflicts=True,
+    )
+
+
+@dataclass
+class Batch:
+    """One person's notices, leased together, and what to tell them."""
+
+    user_id: int
+    lease_token: str
+    notices: list[Notice]
+    email: object = None  # the EmailMessage to send, if any
+    browser: dict | None = None  # the browser notification to show, if any
+    told: list[Notice] = field(default_factory=list)  # what the email or browser covers
+
+
+def claim_due(now: datetime, limit: int = 20) -> tuple[list[Batch], datetime | None]:
+    """Lease the due notices of up to `limit` people, committed before anything is sent;
+    return them, and when to look again.
+
+    A person's notices go together: when the first falls due and more of theirs fall due
+    within NOTIFY_BATCH_SECONDS, the batch waits for those (at most that long), so a burst of
+    questions is one email.
+    """
+    pending = Notice.objects.filter(status=Notice.Status.PENDING)
+    window = timedelta(seconds=settings.NOTIFY_BATCH_SECONDS)
+    soon = pending.filter(due_at__lte=now + window).values_list("user_id", "due_at")
+    by_person = defaultdict(list)
+    for user_id, due_at in soon.order_by("due_at")[:10_000]:
+        by_person[user_id].append(due_at)
+    ready, waiting_until = [], []
+    for user_id, dues in by_person.items():
+        if dues[0] <= now and (now >= dues[0] + window or dues[-1] <= now):
+            ready.append(user_id)
+        elif dues[0] <= now:
+            waiting_until.append(dues[0] + window)  # or sooner, when the next one is due
+    ready = ready[:limit]
+    batches = []
+    if ready:
+        token = uuid.uuid4().hex
+        with transaction.atomic():
+            due = pending.filter(due_at__lte=now, user_id__in=ready)
+            ids = list(due.select_for_update(skip_locked=True).values_list("pk", flat=True))
+            # Conditional, like a turn's claim: on SQLite nothing is locked, writes serialize.
+            lease_end = now + timedelta(seconds=LEASE_SECONDS)
+            due.filter(pk__in=ids).update(lease_token=token, due_at=lease_end)
+        leased = Notice.objects.filter(pk__in=ids, lease_token=token)
+        grouped = defaultdict(list)
+        for notice in leased.select_related("part__conversation__agent").order_by("part_id"):
+            grouped[notice.user_id].append(notice)
+        batches = [Batch(uid, token, notices) for uid, notices in grouped.items()]
+    later = pending.filter(due_at__gt=now).aggregate(next_due=Min("due_at"))["next_due"]
+    next_due = min(filter(None, [later, *waiting_until]), default=None)
+    if len(batches) == limit:
+        next_due = now  # more people may be due
+    return batches, next_due
+
+
+def plan(batch: Batch, now: datetime) -> None:
+    """Decide what the batch sends: drop answered questions and ones open in a tab, wait out
+    quiet hours, then fill in the email and the browser notification."""
+    person = get_user_model().objects.filter(pk=batch.user_id).first()
+    prefs = NotifySettings.objects.filter(user_id=batch.user_id).first() or NotifySettings()
+    answered = [n for n in batch.notices if n.part.state != Part.State.PENDING]
+    _finish(batch, answered)
+    waiting = [n for n in batch.notices if n.part.state == Part.State.PENDING]
+    if person is None or not waiting:
+        return
+    quiet_end = _quiet_until(prefs, zone_of(person), now)
+    if quiet_end is not None:
+        _release(batch, waiting, due_at=quiet_end)
+        return
+    tabs = list(live_tabs(batch.user_id).values_list("conversation_id", flat=True))
+    seen = [n for n in waiting if n.part.conversation_id in tabs]
+    # In view in a tab: nothing to send, but a reminder later if it still waits.
+    _schedule_next(batch, seen, prefs, now, sent=[])
+    unseen = [n for n in waiting if n.part.conversation_id not in tabs]
+    if not unseen:
+        return
+    questions = [_question(notice) for notice in unseen]
+    batch.told = unseen
+    if tabs:
+        first = questions[0]
+        batch.browser = {
+            "title": mail.subject(questions),
+            "body": mail.one_line(first.message, 200),
+            "url": first.link,
+            "tag": f"notify-{unseen[0].pk}-{unseen[0].reminders}",
+        }
+    if prefs.email and _mailable(person.email):
+        batch.email = mail.compose(person.email, person.get_username(), questions)
+
+
+def record(batch: Batch, now: datetime, error: str = "", browser_sent: bool = False) -> bool:
+    """Write down what the batch sent (or that its email failed), if the lease is still its
+    own; return whether it was."""
+    if not batch.told:
+        return True
+    mine = Notice.objects.filter(pk__in=[n.pk for n in batch.told], lease_token=batch.lease_token)
+    with transaction.atomic():
+        if error:
+            attempts = batch.told[0].attempts + 1
+            backoff = settings.NOTIFY_BACKOFF
+            retry = now + timedelta(seconds=backoff[min(attempts, len(backoff)) - 1])
+            changed = mine.update(
+                attempts=attempts, last_error=error[:300], due_at=retry, lease_token=""
+            )
+            if browser_sent:
+                _sent(batch.told, Sent.Channel.BROWSER)
+            return bool(changed)
+        if mine.count() != len(batch.told):
+            return False
+        prefs = NotifySettings.objects.filter(user_id=batch.user_id).first() or NotifySettings()
+        channels = [Sent.Channel.EMAIL] if batch.email is not None else []
+        channels += [Sent.Channel.BROWSER] if browser_sent else []
+        _schedule_next(batch, batch.told, prefs, now, sent=channels)
+    return True
+
+
+def _schedule_next(batch, notices, prefs, now, *, sent) -> None:
+    """After telling (or showing) the person: a reminder later, or nothing more."""
+    for notice in notices:
+        first = notice.told_at is None
+        if sent:
+            _sent([notice], *sent)
+        if prefs.reminders:
+            remind = notice.part.created_at + timedelta(seconds=settings.REMIND_AFTER)
+            next_due = max(remind, now + timedelta(seconds=settings.NOTIFY_AFTER_SECONDS))
+            if not first:
+                next_due = now + max(ONE_DAY, timedelta(seconds=settings.REMIND_AFTER))
+            change = {"due_at": next_due}
+        else:
+            change = {"status": Notice.Status.DONE}
+        Notice.objects.filter(pk=notice.pk, lease_token=batch.lease_token).update(
+            lease_token="", attempts=0, last_error="",
+            told_at=notice.told_at or now, reminders=notice.reminders + (not first),
+            **change,
+        )  # fmt: skip
+
+
+def _sent(notices, *channels) -> None:
+    Sent.objects.bulk_create(
+        Sent(notice=n, channel=c, reminder=n.told_at is not None) for n in notices for c in channels
+    )
+
+
+def _finish(batch: Batch, notices: list[Notice]) -> None:
+    if notices:
+        Notice.objects.filter(pk__in=[n.pk for n in notices], lease_token=batch.lease_token).update(
+            status=Notice.Status.DONE, lease_token=""
+        )
+
+
+def _release(batch: Batch, notices: list[Notice], *, due_at: datetime) -> None:
+    Notice.objects.filter(pk__in=[n.pk for n in notices], lease_token=batch.lease_token).update(
+        due_at=due_at, lease_token=""
+    )
+
+
+def _quiet_until(prefs: NotifySettings, zone, now: datetime) -> datetime | None:
+    """Return when the person's quiet hours end, if `now` falls in them."""
+    start, end = prefs.quiet_from, prefs.quiet_until
+    if start is None or end is None or start == end:
+        return None
+    local = now.astimezone(zone)
+    time = local.time()
+    inside = start <= time < end if start < end else (time >= start or time < end)
+    if not inside:
+        return None
+    ends = datetime.combine(local.date(), end, tzinfo=zone)
+    if ends <= local:
+        ends = datetime.combine(local.date() + ONE_DAY, end, tzinfo=zone)
+    return ends
+
+
+def _question(notice: Notice) -> mail.Question:
+    part = notice.part
+    return mail.Question(
+        agent=part.conversation.agent.name,
+        message=part.message or "A question waits for you.",
+        link=mail.deep_link(part.pk),
+        reminder=notice.told_at is not None,
+    )
+
+
+def _mailable(address: str) -> bool:
+    try:
+        validate_email(address)
+    except ValidationError:
+        return False
+    return True

@@ -1,0 +1,41 @@
+"""Django's ASGI handler, except that a request for an async view gets no thread of its own.
+
+Django gives each request a thread for its sync parts (middleware hops, signal receivers),
+kept until the response is sent. A sync view runs on it. An async view that waits (an API
+long-poll, and any wait to come) would hold it idle for the whole wait: a thousand waiting
+calls, a thousand threads. So a request for an async view skips it, and its few brief sync
+hops share asgiref's one thread for sync work outside a request.
+
+That thread is shared by everything (websocket lookups, agent runs), so nothing may hold it
+for long: every middleware must be async-capable. A sync-only middleware is called on that
+thread and runs the rest of the request through `async_to_sync`, holding the thread for as
+long as the view waits: one long-poll then stalled the whole server.
+tests/test_waiting_blocks_nothing.py proves that a wait holds nothing else up.
+"""
+
+import django
+from asgiref.sync import iscoroutinefunction
+from django.core.handlers.asgi import ASGIHandler
+from django.urls import Resolver404, resolve
+
+
+class AsyncViewsWithoutThreadHandler(ASGIHandler):
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http" and _serves_async_view(scope):
+            await self.handle(scope, receive, send)
+        else:
+            await super().__call__(scope, receive, send)
+
+
+def _serves_async_view(scope) -> bool:
+    path = scope["path"].removeprefix(scope.get("root_path", ""))
+    try:
+        return iscoroutinefunction(resolve(path).func)
+    except Resolver404:
+        return False
+
+
+def get_asgi_application() -> AsyncViewsWithoutThreadHandler:
+    """Return the HTTP application, like Django's function of the same name."""
+    django.setup(set_prefix=False)
+    return AsyncViewsWithoutThreadHandler()

@@ -1,0 +1,61 @@
+"""The README's "Connections and secrets" examples work as written: its services file loads,
+and its agent asks for a connection, checks it, and uses it."""
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from connections import services
+from tests.connections_support import GOOD_TOKEN, DemoService, everything_stored, new_key
+from tests.runtime_helpers import pending, said, send, start
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def example(language: str) -> str:
+    text = README.read_text()
+    section = text[text.index("## Connections and secrets") :]
+    return re.search(rf"```{language}\n(.*?)```", section, re.S).group(1)
+
+
+@pytest.fixture
+def github(request, settings, tmp_path, monkeypatch):
+    """The README's services file and agent; the service itself is a local stand-in."""
+    service = DemoService()
+    request.addfinalizer(service.stop)
+    path = tmp_path / "services.toml"
+    path.write_text(example("toml"))
+    settings.CONNECTION_SERVICES_FILE = str(path)
+    settings.CONNECTIONS_KEYS = [new_key()]
+    (tmp_path / "readme_connection_agent.py").write_text(example("python"))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("readme_connection_agent", None)
+    __import__("readme_connection_agent")
+    return service
+
+
+def test_the_services_file_declares_github(tmp_path):
+    path = tmp_path / "services.toml"
+    path.write_text(example("toml"))
+    github = services.load(path)["github"]
+    assert github.title == "GitHub"
+    assert [(f.name, f.secret, f.required) for f in github.fields] == [
+        ("token", True, True),
+        ("api", False, False),
+    ]
+    assert github.test_url == "{api}/user"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_agent_asks_then_uses_the_connection(github, client, alice):
+    client.force_login(alice)
+    conversation = start(alice, "my-repos")
+    send(client, conversation, "how many?")
+    card = pending(conversation)
+    data = {"field.token": GOOD_TOKEN, "field.api": github.url, "label": "Work"}
+    response = client.post(f"/parts/{card.pk}/connect", data, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert said(conversation) == ["You have 2 repositories."]
+    assert GOOD_TOKEN not in everything_stored()
