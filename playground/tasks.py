@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
+from elicitation.secrets import redact_secrets
 from playground import fragments, server_loop
 from playground.agents import get_agent_spec
 from playground.models import Turn
@@ -120,15 +121,19 @@ async def _replay(turn: Turn, token: str, recorded: Recorded) -> str:
     except Suspended:
         return "waiting"
     except Exception as error:
+        # An error can quote what the agent held (a key in an exception's message): it is
+        # redacted before it is shown, logged or kept, and before it is cut to length.
+        trace = redact_secrets(traceback.format_exc())[0]
         if isinstance(error, ExplainedFault):
             # One record per fault: the causes' tracebacks are on the admin's turn page.
-            logger.error("agent run failed (turn %s): %s", turn_id, error)
-            summary = str(error)[:500]
+            summary = redact_secrets(str(error))[0][:500]
+            logger.error("agent run failed (turn %s): %s", turn_id, summary)
         else:
-            logger.exception("agent run failed (turn %s)", turn_id)
-            summary = f"The agent stopped with an error: {type(error).__name__}: {error}"[:500]
+            logger.error("agent run failed (turn %s)\n%s", turn_id, trace)
+            said = f"The agent stopped with an error: {type(error).__name__}: {error}"
+            summary = redact_secrets(said)[0][:500]
         await Turn.objects.filter(pk=turn_id, run_token=token).aupdate(
-            status=Turn.Status.FAILED, error=summary, error_trace=traceback.format_exc()
+            status=Turn.Status.FAILED, error=summary, error_trace=trace
         )
         await ctx.report_error(summary)
         return "failed"

@@ -11,6 +11,8 @@ from elicitation.settle import part_settling
 from playground.agents import agent
 from tests.live_server import wait_for
 
+# Shaped like a Stripe live key, so the redaction must catch it wherever an error quotes it.
+CARD_KEY = "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc"
 NAME = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
 SIDE_EFFECTS: list[str] = []  # what steps did, in this process
 
@@ -41,6 +43,8 @@ async def degraded(ctx, message: str) -> None:
 @agent("test-failing", name="Test failing", listed=False)
 async def failing(ctx, message: str) -> None:
     await ctx.say("Starting.")
+    if message == "with a key":
+        raise RuntimeError(f"card declined for order-42 (api_key={CARD_KEY})")
     raise ValueError("the upstream service said no")
 
 

@@ -87,6 +87,19 @@ def test_an_agent_exception_fails_the_run_with_a_clear_message(client, alice):
     assert "Traceback" not in client.get(conversation.get_absolute_url()).content.decode()
 
 
+def test_a_failed_run_never_shows_logs_or_keeps_a_key_its_error_quoted(client, alice, caplog):
+    conversation = start(alice, "test-failing")
+    send(client, conversation, "with a key")
+    turn = Turn.objects.get(conversation=conversation)
+    assert said(conversation)[-1] == (
+        "The agent stopped with an error: RuntimeError: card declined for order-42 "
+        "(api_key=[redacted])"
+    )
+    assert turn.error == said(conversation)[-1] and "Traceback" in turn.error_trace
+    kept = turn.error + turn.error_trace + caplog.text
+    assert runtime_agents.CARD_KEY not in kept and "agent run failed" in caplog.text
+
+
 def test_display_settles_itself_and_unknown_kinds_are_not_handled(client, alice):
     conversation = start(alice, "test-kinds")
     send(client, conversation, "go")
