@@ -48,6 +48,22 @@ def test_the_services_file_declares_github(tmp_path):
     assert github.test_url == "{api}/user"
 
 
+def test_the_sign_in_services_file_declares_two_oauth_clients(tmp_path):
+    section = README.read_text()[README.read_text().index("## Connections and secrets") :]
+    _, signing_in = re.findall(r"```toml\n(.*?)```", section, re.S)[:2]
+    path = tmp_path / "services.toml"
+    path.write_text(signing_in)
+    declared = services.load(path)
+    calendar, notes = declared["calendar"], declared["notes"]
+    assert (calendar.oauth.issuer, calendar.oauth.client_id) == (
+        "https://auth.example.com",
+        "playground",
+    )
+    assert calendar.oauth.scopes == ("calendar.read",) and calendar.fields == ()
+    assert notes.oauth.resource == "https://notes.example.com/mcp" and not notes.oauth.client_id
+    assert calendar.headers == {"Authorization": "Bearer {access_token}"}
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_agent_asks_then_uses_the_connection(github, client, alice):
     client.force_login(alice)
