@@ -4,13 +4,17 @@ import os
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.utils import timezone
 
-from connections import oauth, services, vault
+from connections import services, vault
+
+if TYPE_CHECKING:
+    from connections import oauth
 
 # An access token this close to running out is renewed before it is used.
 RENEW_BEFORE = timedelta(seconds=60)
@@ -78,6 +82,8 @@ class Connection(models.Model):
         Raise ConnectionGoneError when the provider no longer accepts the grant (the
         connection is deleted), or cannot be reached to renew it (it is kept).
         """
+        from connections import oauth  # the provider's protocol, only when a token runs out
+
         grant = oauth.Grant.from_dict(self.grant)
         try:
             if not values.get("refresh_token"):
@@ -114,7 +120,7 @@ def timestamp_to_datetime(timestamp: float | None) -> datetime | None:
     return None if timestamp is None else datetime.fromtimestamp(float(timestamp), tz=UTC)
 
 
-def client_secret(service: services.Service, grant: oauth.Grant) -> str:
+def client_secret(service: services.Service, grant: "oauth.Grant") -> str:
     """Return our client secret at the provider (from the environment, or sealed), or ""."""
     declared = service.oauth
     if declared and declared.client_id == grant.client_id and declared.client_secret_env:

@@ -12,6 +12,7 @@ redirect is followed: an endpoint that sends us to another place is refused.
 
 import time
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
 from urllib.parse import urlencode, urlsplit
 
 import httpx
@@ -19,21 +20,15 @@ from authlib.common.security import generate_token
 from authlib.integrations.base_client import OAuthError as AuthlibError
 from authlib.integrations.httpx_client import AsyncOAuth2Client, OAuth2Client
 from django.conf import settings
-from mcp.client.auth.utils import (
-    build_oauth_authorization_server_metadata_discovery_urls,
-    build_protected_resource_metadata_discovery_urls,
-)
-from mcp.shared.auth import (
-    OAuthClientInformationFull,
-    OAuthClientMetadata,
-    OAuthMetadata,
-    ProtectedResourceMetadata,
-)
-from mcp.shared.auth_utils import check_resource_allowed, resource_url_from_server_url
 from pydantic import ValidationError
 
 from connections import addresses
 from connections.services import Service
+
+# The MCP SDK's auth modules are imported by the functions that use them (at a sign-in): the
+# SDK takes seconds to import, which every `manage.py` command paid when the URLs loaded.
+if TYPE_CHECKING:
+    from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, ProtectedResourceMetadata
 
 HTTP_SECONDS = 15.0
 CLIENT_NAME = "Elicitation playground"
@@ -106,6 +101,8 @@ async def _get_json(http: httpx.AsyncClient, url: str) -> httpx.Response | None:
 
 async def discover(service: Service) -> Grant:
     """Return where `service`'s provider is, from its configuration and metadata."""
+    from mcp.shared.auth_utils import resource_url_from_server_url
+
     client = service.oauth
     issuer, resource, scopes = client.issuer, client.resource, list(client.scopes)
     async with httpx.AsyncClient(timeout=HTTP_SECONDS, follow_redirects=False) as http:
@@ -137,7 +134,13 @@ async def discover(service: Service) -> Grant:
     return grant
 
 
-async def _protected_resource(http: httpx.AsyncClient, resource: str) -> ProtectedResourceMetadata:
+async def _protected_resource(
+    http: httpx.AsyncClient, resource: str
+) -> "ProtectedResourceMetadata":
+    from mcp.client.auth.utils import build_protected_resource_metadata_discovery_urls
+    from mcp.shared.auth import ProtectedResourceMetadata
+    from mcp.shared.auth_utils import check_resource_allowed
+
     for url in build_protected_resource_metadata_discovery_urls(None, resource):
         response = await _get_json(http, url)
         if response is None:
@@ -158,7 +161,10 @@ async def _protected_resource(http: httpx.AsyncClient, resource: str) -> Protect
 
 async def _authorization_server(
     http: httpx.AsyncClient, issuer: str, resource: str
-) -> OAuthMetadata:
+) -> "OAuthMetadata":
+    from mcp.client.auth.utils import build_oauth_authorization_server_metadata_discovery_urls
+    from mcp.shared.auth import OAuthMetadata
+
     for url in build_oauth_authorization_server_metadata_discovery_urls(issuer, resource or issuer):
         response = await _get_json(http, url)
         if response is None:
@@ -180,8 +186,10 @@ async def _authorization_server(
     raise OAuthFlowError(f"{_host(issuer)} publishes no authorization-server metadata.")
 
 
-async def register(grant: Grant, redirect_uri: str) -> OAuthClientInformationFull:
+async def register(grant: Grant, redirect_uri: str) -> "OAuthClientInformationFull":
     """Register us at the provider (RFC 7591) for `redirect_uri`."""
+    from mcp.shared.auth import OAuthClientInformationFull, OAuthClientMetadata
+
     if not grant.registration_endpoint:
         raise OAuthFlowError(
             f"{_host(grant.issuer)} offers no dynamic client registration: declare a client_id "

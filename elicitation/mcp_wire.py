@@ -1,6 +1,6 @@
 """Map our elicitation contract to MCP's JSON-RPC wire (spec 2025-11-25), and back again.
 
-Pure Python (no Django; only the SDK's wire constants from `mcp_types`), so the MCP bridge
+Pure Python (no Django, and no SDK: importing `mcp_types` takes a second), so the MCP bridge
 answers servers with it and the workbench shows the same JSON a person would see on the wire:
 
 - `elicitation_create` is the `elicitation/create` request a server sends for a form.
@@ -13,9 +13,9 @@ answers servers with it and the workbench shows the same JSON a person would see
 
 from typing import Any
 
-from mcp_types import INVALID_PARAMS
-
 from elicitation.contract import degradation_error
+
+INVALID_PARAMS = -32602  # JSON-RPC 2.0's "Invalid params" (`mcp_types.INVALID_PARAMS`)
 
 __all__ = ["degraded_error", "elicit_result", "elicitation_create"]
 

@@ -1,7 +1,6 @@
 """The LLM agent kind: an agent whose turns a model answers (its config names the model)."""
 
 from llm_agents import providers
-from llm_agents.turns import run_llm_turn
 from playground.agents import agent
 
 KIND = "llm"
@@ -9,6 +8,10 @@ KIND = "llm"
 
 @agent(KIND, name="LLM agent", description="A model you configured answers.", listed=False)
 async def llm_agent(ctx, message: str) -> None:
+    # Imported at the first turn: pydantic_ai and the MCP SDK take seconds to import, which
+    # every `manage.py` command and server start paid before.
+    from llm_agents.turns import run_llm_turn
+
     config = ctx.config
     provider = providers.find(config.get("provider", ""), config.get("model", ""))
     model = providers.build_model(provider, config["model"])

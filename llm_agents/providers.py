@@ -6,9 +6,12 @@ key is ever stored with an agent.
 """
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from django.conf import settings
-from pydantic_ai.models import Model
+
+if TYPE_CHECKING:  # pydantic_ai is imported when a model is built, not when Django starts
+    from pydantic_ai.models import Model
 
 OPENAI_COMPATIBLE = "openai"
 ANTHROPIC = "anthropic"
@@ -117,7 +120,7 @@ def find(provider_name: str, model_name: str) -> Provider:
     )
 
 
-def build_model(provider: Provider, model_name: str) -> Model:
+def build_model(provider: Provider, model_name: str) -> "Model":
     """Return the library's model for one of a provider's models, with bounded retries."""
     # Each client library is imported here, when a model of its kind is first used, and only
     # that kind's: at the top they added 1.9 s to the start of every process, and importing

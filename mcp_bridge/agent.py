@@ -16,9 +16,7 @@ from elicitation import contract
 from elicitation.models import Part
 from elicitation.settle import settle_part
 from mcp_bridge import servers
-from mcp_bridge.calls import call_tool, list_tools
 from mcp_bridge.catalog import KIND
-from mcp_bridge.connection import describe_error
 from mcp_bridge.credentials import with_person_credential
 from mcp_bridge.results import show_outcome
 from mcp_bridge.tool_forms import ask_arguments, check_json_arguments
@@ -89,11 +87,16 @@ async def mcp_server(ctx: TurnContext, message: str) -> None:
     ):
         await ctx.say(f"{name} was not called.")
         return
+    from mcp_bridge.calls import call_tool  # the MCP SDK: imported when first used (`waking`)
+
     outcome = await call_tool(ctx, server, name, arguments)
     await show_outcome(ctx, name, outcome)
 
 
 async def _listed_tools(server: servers.ServerConfig, conversation_id: int) -> dict:
+    from mcp_bridge.calls import list_tools
+    from mcp_bridge.connection import describe_error
+
     try:
         return {"tools": await list_tools(server, conversation_id)}
     except Exception as error:

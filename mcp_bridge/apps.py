@@ -11,9 +11,9 @@ class McpBridgeConfig(AppConfig):
 
         from elicitation.settle import part_settled
         from mcp_bridge import agent  # noqa: F401  (registers the bridge as an agent kind)
-        from mcp_bridge.calls import wake_session
         from mcp_bridge.catalog import sync_agents_after_migrate
         from mcp_bridge.reload import watch_servers_file
+        from mcp_bridge.waking import wake_session
         from playground.startup import run_at_start
 
         part_settled.connect(wake_session, dispatch_uid="mcp-wake-held-session")

@@ -60,13 +60,12 @@ from mcp_bridge.connection import (
 from mcp_bridge.servers import ServerConfig
 from mcp_bridge.sessions import session
 from mcp_bridge.tool_forms import drop_generated_title
+from mcp_bridge.waking import HELD_INTENT
 from playground.fragments import render_status
-from playground.part_waiting import announce_settled, part_group, wait_in_group
+from playground.part_waiting import part_group, wait_in_group
 from playground.push import push_html
 from playground.runtime import Response, Suspended, TurnContext
 
-# Parts of a held legacy session (the only ones a restart can strand).
-HELD_INTENT = "mcp_session"
 ASKED_INTENT = "mcp_elicitation"
 MAX_ROUNDS = 10
 ACTIONS = ["accept", "decline", "cancel"]  # MCP has no prose reply
@@ -130,12 +129,6 @@ def elicit_result(response: Response) -> ElicitResult | ErrorData:
     if response.action in ACTIONS:
         return ElicitResult.model_validate(mcp_wire.elicit_result(response.envelope))
     return ErrorData(code=INVALID_PARAMS, message=response.text)
-
-
-def wake_session(sender, part, html: str, **kwargs) -> None:
-    """After a question a held session waits on settles: wake the runner holding it."""
-    if part.intent == HELD_INTENT:
-        announce_settled(part.pk)
 
 
 async def _ask(ctx: TurnContext, params: dict, *, intent: str) -> Response:
