@@ -20,6 +20,7 @@ from pydantic_ai.toolsets.external import TOOL_SCHEMA_VALIDATOR
 
 from mcp_bridge import calls, servers
 from mcp_bridge.credentials import with_person_credential
+from mcp_bridge.results import describe_tool_list
 from mcp_bridge.servers import ServerConfig
 from playground.runtime import TurnContext
 
@@ -105,7 +106,12 @@ async def mcp_toolsets(ctx: TurnContext, names: list[str]) -> list[McpToolset]:
         if server is None:
             raise LookupError(f'The MCP server "{name}" needs your connection, and has none.')
         tools = await ctx.step(
-            f"mcp: list the tools of {name}", calls.list_tools, server, ctx.conversation.pk
+            f"mcp: list the tools of {name}",
+            calls.list_tools,
+            server,
+            ctx.conversation.pk,
+            arguments="",
+            describe=describe_tool_list,
         )
         toolsets.append(McpToolset(server, tools))
     return toolsets

@@ -21,6 +21,7 @@ from playground import fragments
 from playground.models import Turn
 from playground.push import push_html
 from playground.runtime import Suspended, TurnContext
+from playground.steps import Outcome, describe_mapping
 
 LIVE_TEXT_SECONDS = 0.25
 STOP_CHECK_SECONDS = 1.0
@@ -28,6 +29,8 @@ STOP_CHECK_SECONDS = 1.0
 
 class TurnStopped(Suspended):
     """The person stopped the turn (it lost its run token): the run lets go, holding nothing."""
+
+    step_outcome = "Stopped: you stopped this reply."
 
 
 class LiveText:
@@ -85,6 +88,8 @@ class RecordedModel(WrapperModel):
             messages,
             model_settings,
             model_request_parameters,
+            arguments=dict(model_settings or {}),
+            describe=describe_response,
         )
         [response] = ModelMessagesTypeAdapter.validate_python(recorded)
         if response.text:
@@ -114,6 +119,18 @@ class RecordedModel(WrapperModel):
             response = stream.get()
         await self.live.show("", thinking=False)  # the reply becomes a message next
         return dump_messages([response])
+
+
+def describe_response(recorded: list) -> Outcome:
+    """Return what a model request came to, as its step shows it: the reply's first words,
+    or the tools the model calls."""
+    [response] = ModelMessagesTypeAdapter.validate_python(recorded)
+    calls = [
+        f"{call.tool_name}({describe_mapping(call.args_as_dict())})" for call in response.tool_calls
+    ]
+    if calls:
+        return Outcome("Calls " + ", ".join(calls))
+    return Outcome(f"Replied: {response.text}" if response.text else "Replied with nothing.")
 
 
 def dump_messages(messages: list[ModelMessage]) -> list:

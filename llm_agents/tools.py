@@ -142,4 +142,6 @@ class RecordedToolset(WrapperToolset[TurnContext]):
         tool: ToolsetTool[TurnContext],
     ) -> Any:
         call = super().call_tool
-        return await ctx.deps.step(f"tool {name}", call, name, tool_args, ctx, tool)
+        return await ctx.deps.step(
+            f"tool {name}", call, name, tool_args, ctx, tool, arguments=tool_args
+        )

@@ -47,7 +47,7 @@ async def run_llm_turn(
     goes only to the admin's turn page, for staff."""
     config = ctx.config
     history = ModelMessagesTypeAdapter.validate_python(
-        await ctx.step("message history before the turn", _history_before, ctx.turn.pk)
+        await ctx.step("message history before the turn", _history_before, ctx.turn.pk, shown=False)
     )
     settings = {"temperature": float(config["temperature"])} if "temperature" in config else {}
     agent = Agent(
@@ -77,7 +77,7 @@ async def run_llm_turn(
         if not isinstance(result.output, DeferredToolRequests):
             break
         prompt, answers = None, await ask_the_person(ctx, result.output)
-    await ctx.step(HISTORY_STEP, dump_messages, messages)
+    await ctx.step(HISTORY_STEP, dump_messages, messages, shown=False)
 
 
 async def ask_the_person(ctx: TurnContext, requests: DeferredToolRequests) -> DeferredToolResults:
@@ -162,6 +162,7 @@ def _history_before(turn_id: int) -> list:
             turn__conversation_id=turn.conversation_id,
             turn__index__lt=turn.index,
             name=HISTORY_STEP,
+            status__in=Step.RECORDED,
         )
         .order_by("-turn__index")
         .first()

@@ -18,7 +18,7 @@ from elicitation.settle import settle_part
 from mcp_bridge import servers
 from mcp_bridge.catalog import KIND
 from mcp_bridge.credentials import with_person_credential
-from mcp_bridge.results import show_outcome
+from mcp_bridge.results import describe_tool_list, show_outcome
 from mcp_bridge.tool_forms import ask_arguments, check_json_arguments
 from playground.agents import agent
 from playground.runtime import TurnContext
@@ -67,7 +67,12 @@ async def mcp_server(ctx: TurnContext, message: str) -> None:
     server = personal
     await _close_earlier_pickers(ctx)
     listed = await ctx.step(
-        f"{server.name}: tools/list", _listed_tools, server, ctx.conversation.pk
+        f"{server.name}: tools/list",
+        _listed_tools,
+        server,
+        ctx.conversation.pk,
+        arguments="",
+        describe=describe_tool_list,
     )
     if "error" in listed:
         await ctx.report_error(listed["error"])

@@ -57,6 +57,7 @@ from mcp_bridge.connection import (
     root_cause,
     timed_out,
 )
+from mcp_bridge.results import describe_round
 from mcp_bridge.servers import ServerConfig
 from mcp_bridge.sessions import session
 from mcp_bridge.tool_forms import drop_generated_title
@@ -177,7 +178,9 @@ async def _round(ctx, server, tool, arguments, responses, state, answers) -> dic
         outcome = await _send(ctx, server, tool, arguments, responses, state, answers)
         return outcome | {"next_call": ctx.call_index}
 
-    outcome = await ctx.step(f"{server.name}: {tool}", send)
+    outcome = await ctx.step(
+        f"{server.name}: {tool}", send, arguments=arguments, describe=describe_round
+    )
     if not ran:
         ctx.skip_to(outcome["next_call"])  # past the questions a held session asked
     return outcome

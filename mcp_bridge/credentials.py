@@ -28,7 +28,7 @@ async def with_person_credential(ctx: TurnContext, server: ServerConfig) -> Serv
     if reference is not None:
         # Recorded, so a replay takes the same path; renews an OAuth grant that runs out.
         usable = await ctx.step(
-            f"connection: {server.connection} usable", _usable, ctx.user, reference
+            f"connection: {server.connection} usable", _usable, ctx.user, reference, shown=False
         )
         reference = reference if usable else None
     if reference is None:

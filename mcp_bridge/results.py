@@ -1,11 +1,12 @@
 """Show a tool's result in the chat: text as markdown (the chat escapes any HTML in it),
 structured content and images as cards, links only when they are http(s) without credentials,
-and an error result as a clear error."""
+and an error result as a clear error. Also how a round trip to the server reads as a step."""
 
 import json
 from urllib.parse import urlsplit
 
 from playground.runtime import TurnContext
+from playground.steps import Outcome
 
 MAX_IMAGE_BYTES = 256_000
 IMAGE_TYPES = {"image/png", "image/jpeg", "image/gif", "image/webp"}
@@ -78,3 +79,35 @@ def _fields(structured) -> list[dict]:
         {"label": str(key), "value": v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)}
         for key, v in list(structured.items())[:200]
     ]
+
+
+def describe_round(outcome: dict) -> Outcome:
+    """Return how a round trip of a tool call went, as its step in the chat shows it."""
+    if "error" in outcome:
+        return Outcome(outcome["error"], failed=True)
+    if "url_required" in outcome:
+        return Outcome("The server needs a page opened first.")
+    if "input_required" in outcome:
+        asked = len((outcome["input_required"] or {}).get("inputRequests") or {})
+        return Outcome(f"The server asked {asked} question{'s' if asked != 1 else ''}.")
+    result = outcome.get("result") or {}
+    blocks = result.get("content") or []
+    texts = [block.get("text", "") for block in blocks if block.get("type") == "text"]
+    kinds = [block.get("type", "unknown") for block in blocks if block.get("type") != "text"]
+    shown = " ".join(texts) + "".join(f" ({kind} content)" for kind in kinds)
+    if not shown.strip() and result.get("structuredContent") is not None:
+        shown = json.dumps(result["structuredContent"], ensure_ascii=False)
+    if result.get("isError"):
+        return Outcome(f"The tool reported an error: {shown.strip() or 'no details'}", failed=True)
+    return Outcome(shown.strip() or "Returned nothing.")
+
+
+def describe_tool_list(listed: dict | list) -> Outcome:
+    """Return how listing a server's tools went: their names, or the error."""
+    if isinstance(listed, dict) and "error" in listed:
+        return Outcome(listed["error"], failed=True)
+    tools = listed.get("tools", []) if isinstance(listed, dict) else listed
+    if not tools:
+        return Outcome("No tools.")
+    names = ", ".join(tool.get("name", "") for tool in tools)
+    return Outcome(f"{len(tools)} tool{'s' if len(tools) != 1 else ''}: {names}")

@@ -142,7 +142,17 @@ class MessageInline(RecordInline):
 
 class StepInline(RecordInline):
     model = Step
-    fields = ["call_index", "name", "result", "created_at"]
+    fields = [
+        "call_index",
+        "name",
+        "status",
+        "shown",
+        "arguments",
+        "outcome",
+        "started_at",
+        "finished_at",
+        "result",
+    ]
     readonly_fields = fields
     show_change_link = False
 

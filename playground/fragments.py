@@ -9,11 +9,12 @@ from django.template.loader import render_to_string
 
 from elicitation.models import Part
 from elicitation.rendering import render_part_html
-from playground.models import Agent, Conversation, Message, Turn
+from playground.models import Agent, Conversation, Message, Step, Turn
 
 
 def transcript(conversation: Conversation, *, disabled: bool = False, viewer=None) -> list[dict]:
-    """Return the turns with their messages and rendered parts, in a constant number of queries.
+    """Return the turns with their messages, steps and rendered parts, in a constant number of
+    queries.
 
     `disabled` renders pending forms read-only (the admin's review of the conversation); with
     a `viewer`, so are the questions that person may not answer (routed to someone else).
@@ -26,6 +27,10 @@ def transcript(conversation: Conversation, *, disabled: bool = False, viewer=Non
     items: dict[int, list] = {turn.pk: [] for turn in turns}
     for message in Message.objects.filter(turn__conversation=conversation):
         items[message.turn_id].append((message.call_index, "message", message))
+    by_pk = {turn.pk: turn for turn in turns}
+    for step in Step.objects.filter(turn__conversation=conversation, shown=True).order_by():
+        step.turn = by_pk[step.turn_id]  # whether its run still goes: no query per step
+        items[step.turn_id].append((step.call_index, "step", step))
     parts = Part.objects.filter(conversation=conversation).select_related("settled_by")
     asked_again = _asked_again(parts)
     for part in parts:
@@ -63,6 +68,21 @@ def append_to_turn(turn_id: int, html: str) -> str:
 
 def _message_html(message: Message) -> str:
     return render_to_string("playground/conversation.html#message", {"message": message})
+
+
+def _step_html(step: Step) -> str:
+    return render_to_string("playground/conversation.html#step", {"step": step})
+
+
+def render_step(step: Step) -> str:
+    """Return a step as it starts or ends, added to its turn (or replacing the copy shown)."""
+    return append_to_turn(step.turn_id, _step_html(step))
+
+
+def _item_html(kind: str, obj) -> str:
+    if kind == "message":
+        return _message_html(obj)
+    return _step_html(obj) if kind == "step" else obj
 
 
 def render_message(message: Message) -> str:
@@ -124,7 +144,7 @@ def resync(conversation_id: int) -> str:
     html = []
     for entry in transcript(conversation):
         html.append(render_turn(entry["turn"]))
-        items = (_message_html(obj) if kind == "message" else obj for kind, obj in entry["items"])
+        items = (_item_html(kind, obj) for kind, obj in entry["items"])
         html.append(append_to_turn(entry["turn"].pk, "".join(items)))
     html.append(render_status(conversation))
     return "".join(html)

@@ -1,5 +1,7 @@
 """Agents, conversations and what happens in them: turns, agent messages, recorded steps."""
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -130,12 +132,34 @@ class Message(models.Model):
 
 
 class Step(models.Model):
-    """The recorded JSON result of a side-effecting step, returned on replay."""
+    """A side-effecting step of a turn: what it was called with, how it went, and its JSON
+    result, returned on replay. The chat shows each one (unless `shown` is off) as it runs."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        # Finished with a result that reports a failure (a tool's error): recorded all the same.
+        ERROR = "error", "Ended with an error"
+        # Raised: nothing recorded, so a replay runs it again.
+        FAILED = "failed", "Failed"
+        # The run let go mid-step (a question to answer, Stop): a replay runs it again.
+        INTERRUPTED = "interrupted", "Interrupted"
+
+    RECORDED = (Status.DONE, Status.ERROR)
 
     turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="steps")
     call_index = models.PositiveIntegerField()
     name = models.CharField(max_length=200)
     result = models.JSONField(null=True)
+    status = models.CharField(max_length=12, choices=Status, default=Status.DONE)
+    # Bookkeeping a person need not see (the model's message history) is recorded, not shown.
+    shown = models.BooleanField(default=True)
+    # What the chat shows: a short summary of the arguments, and of the result or the error,
+    # both with anything that looks like a secret removed.
+    arguments = models.CharField(max_length=300, blank=True)
+    outcome = models.TextField(blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -145,6 +169,25 @@ class Step(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def dom_id(self) -> str:
+        return f"step-{self.turn_id}-{self.call_index}"
+
+    @property
+    def duration(self) -> timedelta | None:
+        if self.started_at is None or self.finished_at is None:
+            return None
+        return self.finished_at - self.started_at
+
+    @property
+    def shown_status(self) -> str:
+        """Return the status as the chat shows it: a step left running by a run that is no
+        longer going (the server stopped mid-step) did not finish."""
+        active = (Turn.Status.QUEUED, Turn.Status.RUNNING)
+        if self.status == self.Status.RUNNING and self.turn.status not in active:
+            return "unfinished"
+        return self.status
 
 
 class Schedule(models.Model):

@@ -10,6 +10,7 @@ settled question returns its envelope, so the agent continues past the answer.
 import hashlib
 import inspect
 import json
+import logging
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -25,11 +26,13 @@ from elicitation.kinds import NOT_HANDLED, approval, kind_for
 from elicitation.models import AnswerFile, Part
 from elicitation.uploads import is_file_id, open_bytes
 from inbox import live, routing
-from playground import fragments
+from playground import fragments, steps
 from playground.models import Agent, Message, Step, Turn
 from playground.push import push_html
 
 DEFAULT_ACTIONS = ["accept", "decline", "cancel"]
+
+logger = logging.getLogger(__name__)
 
 
 class Suspended(BaseException):
@@ -37,6 +40,9 @@ class Suspended(BaseException):
 
     A BaseException, so an agent's `except Exception` cannot swallow it.
     """
+
+    # What a step the run let go of reads in the chat; a replay runs the step again.
+    step_outcome = "Paused for an answer: it runs again once you have answered."
 
 
 class ReplayDivergedError(Exception):
@@ -101,6 +107,8 @@ class Recorded:
     parts: dict[int, Part]
     messages: set[int]
     steps: dict[int, Any]
+    # Steps an earlier run started and did not record a result of: run again, same record.
+    unfinished: set[int] = field(default_factory=set)
 
     @classmethod
     def read(cls, turn: Turn) -> "Recorded":
@@ -114,10 +122,13 @@ class Recorded:
             for part in resumed:
                 part.resumed_at = now
         # No ordering: a message's or step's default one joins the turn table.
+        steps = turn.steps.order_by().values_list("call_index", "status", "result")
+        steps = {index: (status, result) for index, status, result in steps}
         return cls(
             parts=parts,
             messages=set(turn.messages.order_by().values_list("call_index", flat=True)),
-            steps=dict(turn.steps.order_by().values_list("call_index", "result")),
+            steps={i: result for i, (status, result) in steps.items() if status in Step.RECORDED},
+            unfinished={i for i, (status, _) in steps.items() if status not in Step.RECORDED},
         )
 
 
@@ -186,24 +197,70 @@ class TurnContext:
         if html is not None:
             await push_html(self.conversation.pk, html)
 
-    async def step(self, name: str, fn, *args: Any) -> Any:
-        """Run a side-effecting step once per turn and record its JSON result for replays."""
+    async def step(
+        self,
+        name: str,
+        fn,
+        *args: Any,
+        arguments: dict | str | None = None,
+        describe: steps.Describe | None = None,
+        shown: bool = True,
+    ) -> Any:
+        """Run a side-effecting step once per turn and record its JSON result for replays.
+
+        The chat shows it as it runs and how it went: `name`, the `arguments` (default: the
+        plain-data ones of `args`, by parameter name), the duration and the outcome (`describe`
+        turns the result into a `steps.Outcome`; default: the result in short). `shown=False`
+        records bookkeeping without showing it.
+        """
         index = self._next_call()
         if index in self._recorded.steps:
             return self._recorded.steps[index]
-        if inspect.iscoroutinefunction(fn):
-            result = await fn(*args)
+        if arguments is None:
+            summary = steps.describe_arguments(fn, args)
+        elif isinstance(arguments, dict):
+            summary = steps.describe_mapping(arguments)
         else:
-            # Off the event loop: a slow call must not stall every other conversation.
-            result = await sync_to_async(fn, thread_sensitive=False)(*args)
-        result = json.loads(json.dumps(result))  # what a replay returns, exactly
+            summary = steps.describe_value(arguments, steps.MAX_ARGUMENTS)
+        name = steps.shorten(name, 200)
+        unfinished = index in self._recorded.unfinished
+        record, html = await sync_to_async(_start_step)(
+            self.turn, index, name, summary, shown, unfinished
+        )
+        if record.status in Step.RECORDED:
+            return record.result  # another run of this turn recorded it first: the truth
+        await self._show_step(html)
         try:
-            await Step.objects.acreate(turn=self.turn, call_index=index, name=name, result=result)
-        except IntegrityError:
-            # Another run of this turn recorded it first: its record is the truth.
-            recorded = await Step.objects.aget(turn=self.turn, call_index=index)
-            return recorded.result
-        return result
+            if inspect.iscoroutinefunction(fn):
+                result = await fn(*args)
+            else:
+                # Off the event loop: a slow call must not stall every other conversation.
+                result = await sync_to_async(fn, thread_sensitive=False)(*args)
+            result = json.loads(json.dumps(result))  # what a replay returns, exactly
+        except Suspended as suspended:
+            await self._end_step(record, Step.Status.INTERRUPTED, suspended.step_outcome)
+            raise
+        except Exception as error:
+            await self._end_step(record, Step.Status.FAILED, steps.error_outcome(error))
+            raise
+        outcome = _describe(describe, result)
+        status = Step.Status.ERROR if outcome.failed else Step.Status.DONE
+        text = steps.describe_value(outcome.text)
+        recorded = await self._end_step(record, status, text, result=result)
+        return result if recorded else (await Step.objects.aget(pk=record.pk)).result
+
+    async def _end_step(self, record: Step, status: str, outcome: str, result: Any = None) -> bool:
+        """Record how the step went and show it; return False if another run of this turn
+        recorded it first (its record is the truth)."""
+        record.status, record.outcome, record.result = status, outcome, result
+        record.finished_at = timezone.now()
+        written, html = await sync_to_async(_finish_step)(record)
+        await self._show_step(html)
+        return written
+
+    async def _show_step(self, html: str | None) -> None:
+        if html is not None:
+            await push_html(self.conversation.pk, html)
 
     async def elicit(
         self,
@@ -294,7 +351,7 @@ class TurnContext:
     async def find_connection(self, service: str) -> str | None:
         """Return the reference of the person's connection to `service`, or None (recorded as a
         step, so a replay decides the same way)."""
-        return await self.step(f"connection: {service}", latest, self.user, service)
+        return await self.step(f"connection: {service}", latest, self.user, service, shown=False)
 
     async def connection(self, reference: "str | Response") -> Credential:
         """Return the credential a reference names, opened now: use it, never record it.
@@ -446,6 +503,61 @@ def _build_save_and_render(turn: Turn, index: int, options: dict) -> tuple[Part,
     except IntegrityError:
         return part, None
     return part, fragments.render_new_part(part)
+
+
+def _start_step(
+    turn: Turn, index: int, name: str, arguments: str, shown: bool, unfinished: bool
+) -> tuple[Step, str | None]:
+    """Record that a step starts (or starts again, after a run that did not finish it) and
+    return the record with its fragment, in one hop off the event loop. The record's status
+    is already recorded if another run of the turn finished the step meanwhile."""
+    fields = {
+        "name": name,
+        "arguments": arguments,
+        "shown": shown,
+        "status": Step.Status.RUNNING,
+        "started_at": timezone.now(),
+        "outcome": "",
+        "finished_at": None,
+    }
+    record = Step(turn=turn, call_index=index, **fields)
+    if not unfinished:
+        try:
+            record.save(force_insert=True)
+        except IntegrityError:
+            unfinished = True  # another run of this turn started it first
+    if unfinished:
+        ours = Step.objects.filter(turn=turn, call_index=index)
+        if ours.exclude(status__in=Step.RECORDED).update(**fields):
+            record.pk = ours.values_list("pk", flat=True).get()
+        else:
+            return ours.get(), None  # recorded meanwhile: its result is the truth
+    return record, fragments.render_step(record) if shown else None
+
+
+def _finish_step(record: Step) -> tuple[bool, str | None]:
+    """Write how a step went unless another run of the turn recorded it first; return whether
+    it was written, and the step's fragment to show (one hop off the event loop for both)."""
+    unrecorded = Step.objects.filter(pk=record.pk).exclude(status__in=Step.RECORDED)
+    written = unrecorded.update(
+        status=record.status,
+        outcome=record.outcome,
+        result=record.result,
+        finished_at=record.finished_at,
+    )
+    html = fragments.render_step(record) if written and record.shown else None
+    return bool(written), html
+
+
+def _describe(describe: steps.Describe | None, result: Any) -> steps.Outcome:
+    """Return how a step went; a describer that fails shows the result in short instead (how
+    a step reads must never end the run)."""
+    if describe is not None:
+        try:
+            return describe(result)
+        except Exception:
+            logger.warning("describing a step's result failed", exc_info=True)
+    return steps.default_outcome(result)
 
 
 def _save_and_render_message(turn: Turn, index: int, role: str, text: str) -> str | None:

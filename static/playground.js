@@ -29,6 +29,8 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
       // Focus inside a form that is replaced would fall to <body>: keep the person's place.
       const hadFocus = existing.contains(document.activeElement);
       const replacement = incoming.cloneNode(true);
+      // A step someone opened to watch stays open as it finishes.
+      if (existing.matches("details.step") && existing.open) replacement.open = true;
       existing.replaceWith(replacement);
       htmx.process(replacement);
       if (hadFocus) focusPart(replacement);

@@ -238,3 +238,27 @@ async def file_reader(ctx, message: str) -> None:
     log = await ctx.open_file(answer.content["log"])
     first = log.content.decode().splitlines()[0]
     await ctx.say(f"Read {log.name} ({log.size} bytes, {log.type}): {first}")
+
+
+def _look_up_order(order: str) -> dict:
+    """Find the order; in a live server with TEST_MARKER_DIR, wait until the test releases it
+    (so a browser sees the step while it runs)."""
+    if marker_dir := os.environ.get("TEST_MARKER_DIR"):
+        wait_for(lambda: (Path(marker_dir) / "release").exists(), timeout=60, interval=0.02)
+    return {"order": order, "total": 1200}
+
+
+def _charge(order: str, api_key: str, amount: int) -> dict:
+    raise RuntimeError(f"card declined for {order} (api_key={api_key})")
+
+
+@agent("test-steps", name="Test steps", listed=False)
+async def visible_steps(ctx, message: str) -> None:
+    """A lookup step, then a charge that fails: caught, or (message "crash") ending the turn."""
+    found = await ctx.step("look up the order", _look_up_order, message)
+    try:
+        await ctx.step("charge the card", _charge, found["order"], CARD_KEY, found["total"])
+    except RuntimeError:
+        if message == "crash":
+            raise
+        await ctx.say("The card was declined, so nothing was charged.")

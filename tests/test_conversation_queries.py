@@ -1,4 +1,5 @@
-"""The conversation page costs the same number of queries however many parts it shows."""
+"""The conversation page costs the same number of queries however many parts and steps it
+shows."""
 
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -6,7 +7,7 @@ from django.utils import timezone
 
 from elicitation import contract
 from elicitation.models import Part
-from playground.models import Message, Turn
+from playground.models import Message, Step, Turn
 from tests.conftest import make_conversation
 
 SCHEMA = {
@@ -16,9 +17,13 @@ SCHEMA = {
 
 
 def add_turn(conversation, index: int, owner) -> None:
-    """Add a turn with a message and one part in each state."""
+    """Add a turn with a message, one part in each state and a step."""
     turn = Turn.objects.create(conversation=conversation, index=index, text=f"turn {index}")
     Message.objects.create(turn=turn, call_index=0, text="Working on it.")
+    now = timezone.now()
+    Step.objects.create(
+        turn=turn, call_index=6, name="look it up", started_at=now, finished_at=now, outcome="ok"
+    )
     payload = {"message": "Where?", "requestedSchema": SCHEMA}
     normalized = contract.parse_request(payload).to_dict()
     settled = {"settled_at": timezone.now(), "settled_by": owner}
@@ -52,6 +57,7 @@ def test_the_page_uses_a_constant_number_of_queries(
     with CaptureQueriesContext(connection) as one_turn:
         response = client.get(conversation.get_absolute_url())
     assert response.content.decode().count('class="part ') == 5
+    assert response.content.decode().count('class="step ') == 1
 
     for index in range(1, 20):
         add_turn(conversation, index, alice)
@@ -59,5 +65,6 @@ def test_the_page_uses_a_constant_number_of_queries(
         response = client.get(conversation.get_absolute_url())
     html = response.content.decode()
     assert html.count('class="part ') == 100
+    assert html.count('class="step ') == 20
     assert html.count('data-state="pending"') == 20
     assert ">(20) Schema tester · Elicitation playground</title>" in html

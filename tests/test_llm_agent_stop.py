@@ -48,6 +48,8 @@ def test_stop_ends_a_streaming_reply_and_recovery_leaves_it_alone(client, fake, 
     turn.refresh_from_db()
     assert turn.status == Turn.Status.STOPPED
     assert said(conversation) == []  # no error message: the person stopped it
+    [step] = turn.steps.filter(shown=True)  # the model request, cut short
+    assert (step.status, step.outcome) == ("interrupted", "Stopped: you stopped this reply.")
     assert recovery.start_up(only_runner=True) == {"interrupted": [], "answered": []}
     page = client.get(f"/c/{conversation.pk}/").content.decode()
     assert "Once" in page and "You stopped this reply." in page

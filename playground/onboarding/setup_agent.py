@@ -76,7 +76,7 @@ register_validator(
 )
 async def setup(ctx, message: str) -> None:
     agent_id = ctx.agent.pk
-    started = await ctx.step(READ_STEP, _start_turn, agent_id, message)
+    started = await ctx.step(READ_STEP, _start_turn, agent_id, message, shown=False)
     draft = started["draft"]
     if REDACTED in message:
         await ctx.say(SECRET_POINTER)
@@ -101,7 +101,9 @@ async def setup(ctx, message: str) -> None:
         if not card.accepted:
             await ctx.say(KEPT_AS_DRAFT)
             return
-        verdict = await ctx.step(READ_CARD_STEP, planner.read_card, config, card.content)
+        verdict = await ctx.step(
+            READ_CARD_STEP, planner.read_card, config, card.content, shown=False
+        )
         if "config" in verdict:
             break
         draft = verdict["draft"]
@@ -109,7 +111,12 @@ async def setup(ctx, message: str) -> None:
     config = verdict["config"]
     answered_by = await _who_answers(ctx)
     created = await ctx.step(
-        "onboarding: create the agent", drafts.create_agent, agent_id, config, answered_by
+        "onboarding: create the agent",
+        drafts.create_agent,
+        agent_id,
+        config,
+        answered_by,
+        shown=False,
     )
     await ctx.say(
         f"**{created['name']}** is ready. It {summary.what_it_does(config)}. "
@@ -121,7 +128,7 @@ async def setup(ctx, message: str) -> None:
 
 async def _who_answers(ctx) -> str:
     """Ask whether a model should answer the new agent, when any is on offer."""
-    offered = await ctx.step("onboarding: models on offer", answerers.offered)
+    offered = await ctx.step("onboarding: models on offer", answerers.offered, shown=False)
     if not offered:
         return answerers.OWN_RULES
     answer = await ctx.elicit(
@@ -134,7 +141,7 @@ async def _interview(ctx, agent_id: int, draft: dict) -> dict | None:
     """Ask one question per missing slot; return the complete draft, or None if stopped."""
     while True:
         question = await ctx.step(
-            "onboarding: plan the next question", planner.plan_question, draft
+            "onboarding: plan the next question", planner.plan_question, draft, shown=False
         )
         if question is None:
             return draft
@@ -151,4 +158,5 @@ async def _interview(ctx, agent_id: int, draft: dict) -> dict | None:
             draft,
             question["slot"],
             answer.content,
+            shown=False,
         )
