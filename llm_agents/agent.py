@@ -1,28 +1,103 @@
-"""The LLM agent kind: an agent whose turns a model answers (its config names the model)."""
+"""The LLM agent kind: an agent whose turns a model answers (its config names the model).
 
-from llm_agents import providers
+An agent the onboarding wizard made (its config has a `platform`) gets the tools of the MCP
+servers declared for its platforms; without one it says what is missing instead of running.
+Its trigger runs it on its own, as any wizard-made agent (`schedule=`): each slot is a turn in
+its Runs conversation (see playground/scheduler.py).
+
+pydantic_ai and the MCP SDK are imported at the first turn (`llm_agents.turns`) or the first
+setup with a model (`llm_agents.setup`), never when Django starts.
+"""
+
+from django.conf import settings
+
+from llm_agents import platforms, providers
 from playground.agents import agent
+from playground.onboarding import setup_agent, summary
+from playground.onboarding.configured_agent import not_ready, planned
 
 KIND = "llm"
 
 
-@agent(KIND, name="LLM agent", description="A model you configured answers.", listed=False)
+@agent(
+    KIND,
+    name="LLM agent",
+    description="A model you configured answers.",
+    listed=False,
+    schedule=planned,  # a wizard-made one runs on its trigger; others have none
+)
 async def llm_agent(ctx, message: str) -> None:
+    if await setup_agent.is_setup_turn(ctx):
+        # The wizard's turn that made this agent: it finishes as the setup agent began it.
+        await setup_agent.setup(ctx, message)
+        return
     # Imported at the first turn: pydantic_ai and the MCP SDK take seconds to import, which
     # every `manage.py` command and server start paid before.
     from llm_agents.turns import run_llm_turn
 
     config = ctx.config
     provider = providers.find(config.get("provider", ""), config.get("model", ""))
+    if "platform" in config:
+        plan = await ctx.step("its platforms' MCP servers", platforms.plan, config, ctx.user.pk)
+        if plan["missing"]:
+            await ctx.say(not_ready(ctx.agent.name, config, plan["missing"]))
+            return
+        config = {**config, "mcp_servers": plan["servers"]}
     model = providers.build_model(provider, config["model"])
     await run_llm_turn(
-        ctx, model, provider_label=provider.describe(), provider_address=provider.address
+        ctx,
+        model,
+        provider_label=provider.describe(),
+        provider_address=provider.address,
+        config=config,
     )
 
 
 def configure_from_wizard(config: dict, choice: str) -> dict:
     """Return the configuration of an agent the onboarding wizard made, answered by a model."""
     provider, model = choice.split("/", 1)
-    purpose = config.get("purpose") or ""
-    instructions = f"You are {config['name']}, an agent in a chat. {purpose}".strip()
-    return {**config, "provider": provider, "model": model, "instructions": instructions}
+    return {**config, "provider": provider, "model": model, "instructions": instructions(config)}
+
+
+def instructions(config: dict) -> str:
+    """Return the model's instructions, from the description and the card."""
+    name = config["name"]
+    lines = [f"You are {name}, an agent in a chat. {config.get('purpose') or ''}".strip()]
+    if config.get("instructions"):
+        lines.append(
+            f"What you are for, in the words of the person who set you up:\n"
+            f"{config['instructions']}"
+        )
+    lines.append(
+        f"{name} {summary.what_it_does(config)}. Do that with your tools. When you need a "
+        "decision or a detail only the person can give, ask with request_input. Never say you "
+        "read, posted or sent something you did not do with a tool."
+    )
+    if (config.get("trigger") or {}).get("kind"):
+        lines.append(
+            'A message that begins "Scheduled run", "Catch-up run" or "Run now" is your '
+            "schedule firing (in your Runs conversation): do one run of that work now."
+        )
+    return "\n\n".join(lines)
+
+
+def missing(config: dict, kind: str, user_id: int) -> list[str]:
+    """Return what an agent the wizard makes lacks to work (see model_setup.ModelSetup)."""
+    lacking = [] if kind == KIND else [platforms.no_model(config)]
+    return lacking + platforms.plan(config, user_id)["missing"]
+
+
+def setup_model() -> str | None:
+    """Return the setup agent's model: LLM_SETUP_MODEL, else the first configured one."""
+    offered = [value for value, _ in providers.choices()]
+    if settings.LLM_SETUP_MODEL in offered:
+        return settings.LLM_SETUP_MODEL
+    return offered[0] if offered else None
+
+
+async def propose_setup(ctx, choice: str, message: str, draft: dict) -> dict:
+    """Let the model read, ask and propose (see model_setup.ModelSetup.propose)."""
+    # Imported at the first setup a model answers: it needs pydantic_ai (see turns above).
+    from llm_agents import setup
+
+    return await setup.propose(ctx, choice, message, draft)

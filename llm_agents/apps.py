@@ -9,6 +9,9 @@ class LlmAgentsConfig(AppConfig):
         # Imported here, once the app registry is ready (Django's documented place for it).
         from llm_agents import agent, providers
         from playground.onboarding.answerers import Answerer, register_answerer
+        from playground.onboarding.model_setup import ModelSetup, register
 
-        # The onboarding wizard offers the configured models for the agents it makes.
+        # The onboarding wizard offers the configured models for the agents it makes, and
+        # its setup agent is answered by one of them when any is configured.
         register_answerer(Answerer(agent.KIND, providers.choices, agent.configure_from_wizard))
+        register(ModelSetup(agent.setup_model, agent.propose_setup, agent.missing))

@@ -12,6 +12,7 @@ import asyncio
 import time
 
 from asgiref.sync import sync_to_async
+from pydantic_ai.exceptions import ModelAPIError, UnexpectedModelBehavior
 from pydantic_ai.messages import ModelMessage, ModelMessagesTypeAdapter, ModelResponse
 from pydantic_ai.models import ModelRequestParameters
 from pydantic_ai.models.wrapper import WrapperModel
@@ -68,13 +69,22 @@ class LiveText:
         await push_html(turn.conversation_id, html)
 
 
-class RecordedModel(WrapperModel):
-    """The provider's model, with every request recorded as a step of the turn."""
+class RecordedFailure(Exception):
+    """A model request failed, and the failure is recorded: a replay fails the same way."""
 
-    def __init__(self, wrapped, ctx: TurnContext):
+
+class RecordedModel(WrapperModel):
+    """The provider's model, with every request recorded as a step of the turn.
+
+    With `explain_failure`, a request the provider fails is recorded too (as that text) and
+    raises RecordedFailure: a caller that carries on without the model (the setup agent's
+    rules) sees the same failure on every replay, never a late answer out of step."""
+
+    def __init__(self, wrapped, ctx: TurnContext, *, explain_failure=None):
         super().__init__(wrapped)
         self.ctx = ctx
         self.live = LiveText(ctx.turn)
+        self.explain_failure = explain_failure
 
     async def request(
         self,
@@ -91,12 +101,23 @@ class RecordedModel(WrapperModel):
             arguments=dict(model_settings or {}),
             describe=describe_response,
         )
+        if isinstance(recorded, dict):
+            raise RecordedFailure(recorded["failed"])
         [response] = ModelMessagesTypeAdapter.validate_python(recorded)
         if response.text:
             await self.ctx.say(response.text)
         return response
 
-    async def _stream(self, messages, model_settings, model_request_parameters) -> list:
+    async def _stream(self, messages, model_settings, model_request_parameters) -> list | dict:
+        if self.explain_failure is None:
+            return await self._stream_reply(messages, model_settings, model_request_parameters)
+        try:
+            return await self._stream_reply(messages, model_settings, model_request_parameters)
+        except (ModelAPIError, UnexpectedModelBehavior) as error:
+            await self.live.show("", thinking=False)
+            return {"failed": self.explain_failure(error)}
+
+    async def _stream_reply(self, messages, model_settings, model_request_parameters) -> list:
         await self.live.show("")  # "thinking…" until the first words arrive
         async with self.wrapped.request_stream(
             messages, model_settings, model_request_parameters

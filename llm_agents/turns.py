@@ -39,13 +39,18 @@ class ProviderError(ExplainedFault):
 
 
 async def run_llm_turn(
-    ctx: TurnContext, model: Model, *, provider_label: str, provider_address: str = ""
+    ctx: TurnContext,
+    model: Model,
+    *,
+    provider_label: str,
+    provider_address: str = "",
+    config: dict | None = None,
 ) -> None:
     """Answer the person's message with the model, asking through forms when it calls for one.
 
     `provider_label` names the provider in what the person reads ("Anthropic"); the address
-    goes only to the admin's turn page, for staff."""
-    config = ctx.config
+    goes only to the admin's turn page, for staff. `config` stands in for the agent's own."""
+    config = ctx.config if config is None else config
     history = ModelMessagesTypeAdapter.validate_python(
         await ctx.step("message history before the turn", _history_before, ctx.turn.pk, shown=False)
     )

@@ -21,11 +21,16 @@ would let any staff user run programs here). `MCP_SERVERS_FILE` names a TOML fil
     idle_minutes = 5                   # a conversation's session stays open this long unused
     max_sessions = 20                  # open sessions with this server at once, at most
     connection = "github"              # each person's own credential (see below)
+    platforms = ["github"]             # what agents the wizard makes for GitHub use
 
 With `connection`, a server takes each person's credential from their connection to that
 service (declared in the services file, `connections.services`): the service's `headers` for a
 Streamable HTTP server, its `env` for a stdio process started for that person. A person with
 no connection to it is asked for one (a `connection` card) before the first call.
+
+With `platforms`, an agent the onboarding wizard makes for one of those platforms (as named
+in `playground.onboarding.catalog.PLATFORMS`: "github", "zendesk", "slack", "email"...) gets
+the server's tools when a model answers it.
 
 Only environment variables whose names start with `MCP_` may be referenced; their values are
 read when a connection opens and are never written to the database.
@@ -76,6 +81,7 @@ class ServerConfig:
     url: str = ""
     headers: dict[str, str] = field(default_factory=dict)  # header name -> env var name
     groups: tuple[str, ...] = ()
+    platforms: tuple[str, ...] = ()  # the wizard's platforms this server serves
     timeout_seconds: float = DEFAULTS["timeout_seconds"]
     hold_minutes: float = DEFAULTS["hold_minutes"]
     max_result_bytes: int = DEFAULTS["max_result_bytes"]
@@ -194,7 +200,7 @@ def _server(path: Path, name: str, table) -> ServerConfig:
     for key in ("title", "description", "command", "cwd", "url", "protocol", "connection"):
         if key in table:
             values[key] = _string(where, key, table[key])
-    for key in ("args", "env", "groups"):
+    for key in ("args", "env", "groups", "platforms"):
         if key in table:
             values[key] = tuple(_strings(where, key, table[key]))
     for key, default in DEFAULTS.items():

@@ -349,6 +349,8 @@ LLM_API_KEY = os.environ.get("LLM_API_KEY", "")
 LLM_MODELS = envlist("LLM_MODELS", "")
 ANTHROPIC_API_KEY = os.environ.get("ANTHROPIC_API_KEY", "")
 ANTHROPIC_MODELS = envlist("ANTHROPIC_MODELS", "claude-sonnet-4-5")
+# The onboarding wizard's model ("provider/model", e.g. "default/llama3.2"); empty: the first.
+LLM_SETUP_MODEL = os.environ.get("LLM_SETUP_MODEL", "")
 LLM_TIMEOUT_SECONDS = envfloat("LLM_TIMEOUT_SECONDS", 60)
 # Retries (with backoff, honouring Retry-After) of a request answered 408/409/429/5xx.
 LLM_MAX_RETRIES = int(os.environ.get("LLM_MAX_RETRIES", "2"))

@@ -10,6 +10,7 @@ from playground.models import Agent, Conversation, Turn
 from tests.fake_openai import MODEL, FakeOpenAI, failure, garbage, text, tool_calls
 from tests.live_server import free_port
 from tests.llm_support import logged_in  # noqa: F401
+from tests.mcp_support import stdio_servers_file
 from tests.runtime_helpers import answer, pending, said, send
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]
@@ -178,15 +179,29 @@ def test_invalid_json_tool_arguments_are_sent_back_to_the_model(client, fake):
     assert server.requests[1]["messages"][-1]["role"] == "tool"
 
 
-def test_the_onboarding_wizard_can_make_an_agent_a_model_answers(client, fake):
-    fake(text("Hi."))
+PROPOSAL = {
+    "name": "Issue digest",
+    "purpose": "Summarises new GitHub issues.",
+    "platform": "github",
+    "trigger_kind": "weekdays",
+    "trigger_time": "09:00",
+    "timezone": "Europe/Berlin",
+    "destination_kind": "chat",
+}
+
+
+def test_the_onboarding_wizard_is_answered_by_the_model_and_makes_an_agent_it_answers(
+    client, fake, settings, tmp_path
+):
+    server = fake(tool_calls(("propose_configuration", PROPOSAL)), text("Hi."))
+    settings.MCP_SERVERS_FILE = str(stdio_servers_file(tmp_path, extra='platforms = ["github"]\n'))
     wizard = Conversation.objects.get(pk=client.post("/agents/new").url.split("/")[2])
-    send(
-        client,
-        wizard,
-        "Every weekday at 9am summarise new GitHub issues in #eng-triage (Berlin time)",
-    )
-    answer(client, pending(wizard))  # the configuration card
+    send(client, wizard, "Every weekday at 9am summarise new GitHub issues here (Berlin time)")
+    tools = {tool["function"]["name"] for tool in server.requests[0]["tools"]}
+    assert {"request_input", "propose_configuration"} <= tools
+    card = pending(wizard)
+    assert card.value["name"] == "Issue digest"
+    answer(client, card)
     question = pending(wizard)
     assert question.message == "Who should answer this agent's messages?"
     answer(client, question, answered_by=f"default/{MODEL}")
@@ -196,3 +211,22 @@ def test_the_onboarding_wizard_can_make_an_agent_a_model_answers(client, fake):
     assert agent.config["instructions"].startswith(f"You are {agent.name}")
     send(client, wizard, "hello")
     assert said(wizard)[-1] == "Hi."
+    assert "echo" in {tool["function"]["name"] for tool in server.requests[-1]["tools"]}
+
+
+def test_a_setup_model_that_refuses_the_key_hands_over_to_the_rules(client, fake):
+    server = fake(failure(401))
+    wizard = Conversation.objects.get(pk=client.post("/agents/new").url.split("/")[2])
+    send(
+        client,
+        wizard,
+        "Every weekday at 9am summarise new GitHub issues in #eng-triage (Berlin time)",
+    )
+    [notice] = said(wizard)
+    assert "refused the API key (HTTP 401)" in notice
+    assert notice.endswith("So let me ask step by step instead.")
+    card = pending(wizard)
+    assert card.value["destination_target"] == "#eng-triage"  # the rules' card
+    answer(client, card)  # the turn replays: the recorded failure, not a new request
+    assert pending(wizard).message == "Who should answer this agent's messages?"
+    assert len(server.requests) == 1

@@ -65,10 +65,11 @@ def test_run_now_opens_the_runs_conversation_with_the_run_in_it(client, alice, m
     heading = r'<h2 [^>]*class="run-heading"[^>]*>Run now, \w{3} \d+ \w{3} \d\d:\d\d CE'
     assert re.search(heading, page)
     assert "I'm **Triage digest**" not in page and "Triage digest</strong>" in page
-    # The wizard's agent asks what to look at: the run waits for that answer.
-    assert Turn.objects.get(conversation__title="Runs").status == Turn.Status.WAITING
+    # The wizard's agent, answered by its rules, says what it lacks and pretends nothing.
+    assert Turn.objects.get(conversation__title="Runs").status == Turn.Status.DONE
+    assert "but I cannot do it yet" in page and "Nothing was read or sent." in page
     agent_page = client.get("/agents/triage-digest/").content.decode()
-    last = r"Last run: <a [^>]*>Run now, [^<]+</a>: <span [^>]*>waiting for your answer"
+    last = r"Last run: <a [^>]*>Run now, [^<]+</a>: <span [^>]*>done"
     assert re.search(last, agent_page)
 
 

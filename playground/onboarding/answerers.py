@@ -30,16 +30,30 @@ def offered() -> list[list[str]]:
     return [[value, label] for answerer in ANSWERERS for value, label in answerer.choices()]
 
 
-def schema(choices: list[list[str]]) -> dict:
-    """Return the question's schema: the agent's own rules first, then each model."""
+def schema(choices: list[list[str]], default: str | None = None) -> dict:
+    """Return the question's schema: the agent's own rules first, then each model; `default`
+    (the setup agent's model) is pre-selected when it is on offer."""
     options = [{"const": OWN_RULES, "title": "Its own rules (no model)"}]
     options += [{"const": value, "title": label} for value, label in choices]
-    answered_by = {"type": "string", "title": "Answered by", "oneOf": options, "default": OWN_RULES}
+    chosen = default if default in {value for value, _ in choices} else OWN_RULES
+    answered_by = {"type": "string", "title": "Answered by", "oneOf": options, "default": chosen}
     return {
         "type": "object",
         "properties": {"answered_by": answered_by},
         "required": ["answered_by"],
     }
+
+
+def kind_for(choice: str, own_kind: str) -> str:
+    """Return the agent kind that answers for a choice (`own_kind` for the agent's rules)."""
+    return next(
+        (answerer.kind for answerer in ANSWERERS if choice in dict(answerer.choices())), own_kind
+    )
+
+
+def label_for(choice: str) -> str:
+    """Return how a person reads a choice, e.g. "llama3.2 (OpenAI-compatible server)"."""
+    return next((label for value, label in offered() if value == choice), choice)
 
 
 def apply(kind: str, config: dict, choice: str) -> tuple[str, dict]:

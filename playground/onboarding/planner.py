@@ -113,17 +113,27 @@ def read_card(shown: dict[str, Any], content: dict[str, Any]) -> dict[str, Any]:
         return {"draft": _draft_after_bad_edit(shown, content, problems.errors).to_dict()}
 
 
-def _draft_after_bad_edit(
-    shown: dict[str, Any], content: dict[str, Any], errors: dict[str, str]
-) -> AgentDraft:
-    broken = {FIELD_SLOTS.get(field, "name") for field in errors}
-    # The edited values where they are fine, the proposal where they are not: valid, slot by slot.
-    merged = {k: v for k, v in content.items() if FIELD_SLOTS.get(k) not in broken}
-    merged |= {
-        k: v for k, v in config_to_form_values(shown).items() if FIELD_SLOTS.get(k) in broken
-    }
-    config = form_values_to_config(merged)
-    draft = AgentDraft(
+def check_proposal(values: dict[str, Any]) -> dict[str, Any]:
+    """Return `{"config"}` for card values a model proposed, or `{"problems"}` by field.
+
+    The same checks as an edited card: a model's "every other Monday" becomes the trigger the
+    rules make, and what they refuse is refused with the same words.
+    """
+    try:
+        return {"config": form_values_to_config(values)}
+    except ConfigFormError as problems:
+        return {"problems": problems.errors}
+
+
+def draft_from_config(config: dict[str, Any]) -> dict[str, Any]:
+    """Return the draft of a complete configuration (kept on the draft agent)."""
+    draft = _complete_draft(config, config)
+    draft.missing = missing_slots(draft)
+    return draft.to_dict()
+
+
+def _complete_draft(config: dict[str, Any], shown: dict[str, Any]) -> AgentDraft:
+    return AgentDraft(
         name=config["name"],
         purpose=config["purpose"] or shown.get("purpose"),
         instructions=config["instructions"] or shown.get("instructions"),
@@ -133,6 +143,18 @@ def _draft_after_bad_edit(
         destination=config["destination"],
         tools=config["tools"],
     )
+
+
+def _draft_after_bad_edit(
+    shown: dict[str, Any], content: dict[str, Any], errors: dict[str, str]
+) -> AgentDraft:
+    broken = {FIELD_SLOTS.get(field, "name") for field in errors}
+    # The edited values where they are fine, the proposal where they are not: valid, slot by slot.
+    merged = {k: v for k, v in content.items() if FIELD_SLOTS.get(k) not in broken}
+    merged |= {
+        k: v for k, v in config_to_form_values(shown).items() if FIELD_SLOTS.get(k) in broken
+    }
+    draft = _complete_draft(form_values_to_config(merged), shown)
     for field, problem in errors.items():
         slot = FIELD_SLOTS.get(field, "name")
         setattr(draft, slot, None)

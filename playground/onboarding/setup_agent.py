@@ -12,7 +12,7 @@ from elicitation.kinds.config_card import ConfigRules, register_validator
 from elicitation.secrets import REDACTED
 from playground.agents import agent
 from playground.models import Step
-from playground.onboarding import answerers, drafts, planner, summary
+from playground.onboarding import answerers, drafts, model_setup, planner, summary
 from playground.onboarding.questions import (
     CONFIG_CONTROLS,
     config_layout,
@@ -37,6 +37,7 @@ KEPT_AS_DRAFT = (
     "Okay, I kept this as a draft. Send a message here whenever you want to carry on, "
     "or delete the draft from the home page."
 )
+MODEL_FAILED = "{reason} So let me ask step by step instead."
 CARD_MESSAGE = (
     "Here is the agent I will create. Accept to create it, Edit to change anything, "
     "or Cancel to keep it as a draft."
@@ -80,22 +81,38 @@ async def setup(ctx, message: str) -> None:
     draft = started["draft"]
     if REDACTED in message:
         await ctx.say(SECRET_POINTER)
-    elif not started["resumed"] and planner.understood_nothing(draft):
+    setup_model = await ctx.step("onboarding: the setup model", model_setup.chosen)
+    config = None
+    if setup_model:
+        outcome = await model_setup.propose(ctx, setup_model, message, draft)
+        if outcome.get("stopped"):
+            await ctx.say(KEPT_AS_DRAFT)
+            return
+        if "failed" in outcome:
+            await ctx.say(MODEL_FAILED.format(reason=outcome["failed"]))
+        else:
+            config = outcome["config"]
+            await ctx.step("onboarding: keep the proposal", _keep_proposal, agent_id, config)
+    if config is None and not started["resumed"] and planner.understood_nothing(draft):
         await ctx.say(NOT_UNDERSTOOD)
 
     while True:
-        draft = await _interview(ctx, agent_id, draft)
-        if draft is None:
-            await ctx.say(KEPT_AS_DRAFT)
-            return
-        config = planner.proposed_config(draft)
+        if config is None:
+            draft = await _interview(ctx, agent_id, draft)
+            if draft is None:
+                await ctx.say(KEPT_AS_DRAFT)
+                return
+            config = planner.proposed_config(draft)
+        missing = await ctx.step(
+            "onboarding: what the agent lacks", _what_it_lacks, config, setup_model, ctx.user.pk
+        )
         card = await ctx.render(
             kind="config-card",
             message=CARD_MESSAGE,
             data_schema=config_schema(config),
             value=config_to_form_values(config),
             allowed_actions=["accept"],
-            details={"Tools (from the platform and destination)": tools_summary(config)},
+            details=_card_details(config, setup_model, missing),
             validator=CONFIG_VALIDATOR,
         )
         if not card.accepted:
@@ -106,10 +123,10 @@ async def setup(ctx, message: str) -> None:
         )
         if "config" in verdict:
             break
-        draft = verdict["draft"]
+        draft, config = verdict["draft"], None
 
     config = verdict["config"]
-    answered_by = await _who_answers(ctx)
+    answered_by = await _who_answers(ctx, setup_model)
     created = await ctx.step(
         "onboarding: create the agent",
         drafts.create_agent,
@@ -126,13 +143,33 @@ async def setup(ctx, message: str) -> None:
     await ctx.refresh_header()  # every open tab now shows the new agent, at its own address
 
 
-async def _who_answers(ctx) -> str:
+def _keep_proposal(agent_id: int, config: dict) -> None:
+    drafts.save_draft(agent_id, planner.draft_from_config(config))
+
+
+def _what_it_lacks(config: dict, setup_model: str | None, user_id: int) -> list[str]:
+    # A model on offer answers the agent by default (see _who_answers); else its own rules.
+    kind = answerers.kind_for(setup_model or answerers.OWN_RULES, drafts.CONFIGURED_KIND)
+    return model_setup.missing(config, kind, user_id)
+
+
+def _card_details(config: dict, setup_model: str | None, missing: list[str]) -> dict[str, str]:
+    details = {"Tools (from the platform and destination)": tools_summary(config)}
+    if setup_model:
+        details["Answered by"] = answerers.label_for(setup_model)
+    details["Before it can work" if missing else "Ready to work"] = (
+        " ".join(missing) or "Its model and its platform's MCP server are configured."
+    )
+    return details
+
+
+async def _who_answers(ctx, setup_model: str | None) -> str:
     """Ask whether a model should answer the new agent, when any is on offer."""
     offered = await ctx.step("onboarding: models on offer", answerers.offered, shown=False)
     if not offered:
         return answerers.OWN_RULES
     answer = await ctx.elicit(
-        answerers.QUESTION, answerers.schema(offered), allowed_actions=["accept"]
+        answerers.QUESTION, answerers.schema(offered, setup_model), allowed_actions=["accept"]
     )
     return answer.content.get("answered_by", answerers.OWN_RULES)
 

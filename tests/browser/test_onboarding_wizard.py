@@ -73,20 +73,20 @@ def test_a_description_becomes_a_working_agent(page: Page, live_server):
 
     page.get_by_label(f"Message to {name}").fill("Anything for me?")
     page.keyboard.press("Enter")
-    expect(page.locator(".bubble.agent:not(.live)").last).to_contain_text(
+    # Answered by its rules, with no model and no Intercom server: it says what it lacks.
+    reply = page.locator(".bubble.agent:not(.live)").last
+    expect(reply).to_contain_text(
         "I'm set up to read Intercom conversations every Monday at 09:00 (Paris time)"
     )
-    run = question(page, "Nothing is connected to Intercom in this playground")
-    expect(run.get_by_role("radio", name="The last 7 days")).to_be_checked()
-    submit(run)
-    expect(page.locator(".bubble.agent:not(.live)").last).to_contain_text(
-        "nothing was read or sent"
-    )
+    expect(reply).to_contain_text("but I cannot do it yet")
+    expect(reply).to_contain_text("No MCP server for Intercom is declared")
+    expect(reply).to_contain_text("Nothing was read or sent.")
+    expect(page.locator(".part--pending")).to_have_count(0)  # nothing to answer for pretend
 
     page.reload()
     expect(page.get_by_role("heading", level=1)).to_have_text(name)  # the agent's own page
     expect(page.locator(".bubble.agent:not(.live)").last).to_contain_text(
-        "nothing was read or sent"
+        "Nothing was read or sent."
     )
 
     page.goto(live_server.url + "/")
