@@ -71,10 +71,13 @@ def percentile(durations: list[timedelta], fraction: float) -> timedelta | None:
 
 
 def describe_duration(duration: timedelta | None) -> str:
-    """Return a duration as a person reads it: "42 s", "3 min 5 s", "2 h 4 min", "3 d 1 h"."""
+    """Return a duration as a person reads it: "under 0.1 s", "0.4 s", "42 s", "3 min 5 s",
+    "2 h 4 min", "3 d 1 h"."""
     if duration is None:
         return "—"
     seconds = duration.total_seconds()
+    if seconds < 0.05:  # not "0.0 s", which reads as if it never ran
+        return "under\u00a00.1\u00a0s"
     if seconds < 10:
         return f"{seconds:.1f}\u00a0s"
     seconds = round(seconds)

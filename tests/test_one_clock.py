@@ -11,6 +11,7 @@ from django.utils import timezone
 from api.models import ApiToken
 from api.tokens import create_token
 from elicitation import contract
+from elicitation.review import describe_duration
 from elicitation.zones import set_zone
 from tests.admin_support import chat_client, make_person, make_staff, make_turn, new_part
 
@@ -97,3 +98,17 @@ def test_a_lost_database_while_reading_the_zone_gives_the_503_page(berliner):
         response = client.get("/tokens/")
     assert response.status_code == 503
     assert "We can't reach the database right now" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("duration", "read"),
+    [
+        (timedelta(milliseconds=3), "under\u00a00.1\u00a0s"),
+        (timedelta(seconds=0.4), "0.4\u00a0s"),
+        (timedelta(seconds=42), "42\u00a0s"),
+        (timedelta(minutes=3, seconds=5), "3\u00a0min 5\u00a0s"),
+        (timedelta(days=3, hours=1, minutes=9), "3\u00a0d 1\u00a0h"),
+    ],
+)
+def test_a_duration_reads_as_a_person_says_it(duration, read):
+    assert describe_duration(duration) == read
