@@ -87,6 +87,12 @@ def missing(config: dict, kind: str, user_id: int) -> list[str]:
     return lacking + platforms.plan(config, user_id)["missing"]
 
 
+def connections(config: dict, kind: str, user_id: int) -> list[dict[str, str]]:
+    """Return the connections an agent the wizard makes takes from its owner (see
+    model_setup.ModelSetup); none when its own rules answer it, as they call no server."""
+    return platforms.connections(config, user_id) if kind == KIND else []
+
+
 def setup_model() -> str | None:
     """Return the setup agent's model: LLM_SETUP_MODEL, else the first configured one."""
     offered = [value for value, _ in providers.choices()]

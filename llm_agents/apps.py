@@ -14,4 +14,6 @@ class LlmAgentsConfig(AppConfig):
         # The onboarding wizard offers the configured models for the agents it makes, and
         # its setup agent is answered by one of them when any is configured.
         register_answerer(Answerer(agent.KIND, providers.choices, agent.configure_from_wizard))
-        register(ModelSetup(agent.setup_model, agent.propose_setup, agent.missing))
+        register(
+            ModelSetup(agent.setup_model, agent.propose_setup, agent.missing, agent.connections)
+        )

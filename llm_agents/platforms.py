@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
+from connections import services
 from llm_agents import providers
 from mcp_bridge import servers
 from playground.onboarding import catalog
@@ -34,25 +35,61 @@ def title(platform: str) -> str:
     return option.title if option else platform
 
 
+def _servers_by_platform(config: dict[str, Any], user) -> list[tuple[str, list]]:
+    """Return each platform the agent needs with the servers its owner may use for it."""
+    configured = servers.load()
+    return [
+        (
+            platform,
+            [
+                server
+                for _, server in sorted(configured.items())
+                if platform in server.platforms and server.allows(user)
+            ],
+        )
+        for platform in needed(config)
+    ]
+
+
 def plan(config: dict[str, Any], user_id: int) -> dict[str, list[str]]:
     """Return `{"servers": names, "missing": sentences}` for the agent's owner now."""
+    user = get_user_model().objects.get(pk=user_id)
     try:
-        configured = servers.load()
+        found = _servers_by_platform(config, user)
     except servers.ServersFileError as error:
         return {"servers": [], "missing": [f"The MCP servers file cannot be used: {error}"]}
-    user = get_user_model().objects.get(pk=user_id)
     names, missing = [], []
-    for platform in needed(config):
-        usable = [
-            server.name
-            for _, server in sorted(configured.items())
-            if platform in server.platforms and server.allows(user)
-        ]
+    for platform, usable in found:
         if usable:
-            names += [name for name in usable if name not in names]
+            names += [server.name for server in usable if server.name not in names]
         else:
             missing.append(no_server(platform))
     return {"servers": names, "missing": missing}
+
+
+def connections(config: dict[str, Any], user_id: int) -> list[dict[str, str]]:
+    """Return the connections the agent takes from its owner through its platforms' servers
+    (`connection = "<service>"`), one per service: `{"service", "title", "server",
+    "platform"}` (titles, for the wizard to ask with). A service the services file does not
+    declare is left out (the Connections page says what is wrong with that file)."""
+    user = get_user_model().objects.get(pk=user_id)
+    try:
+        found = _servers_by_platform(config, user)
+        declared = services.load()
+    except (servers.ServersFileError, services.ServicesFileError):
+        return []
+    wanted: dict[str, dict[str, str]] = {}
+    for platform, usable in found:
+        for server in usable:
+            service = declared.get(server.connection)
+            if service is not None and service.name not in wanted:
+                wanted[service.name] = {
+                    "service": service.name,
+                    "title": service.title,
+                    "server": server.display_name,
+                    "platform": title(platform),
+                }
+    return list(wanted.values())
 
 
 def no_server(platform: str) -> str:

@@ -41,7 +41,9 @@ do not do the work yourself.
 1. Read the description. Where something needed is missing or ambiguous (which platform, how
    often, which time zone, where results go), ask the person with request_input: one question
    per call, one call at a time, each field with a "default" holding your best guess. Do not
-   ask about what the description already says.
+   ask about what the description already says. Never ask for a password, token or key:
+   when the agent's platform needs the person's account, the wizard asks for it with a
+   connection card after the person accepts the configuration.
 2. Then call {PROPOSE} with the whole configuration. If its result lists problems, fix exactly
    those and call {PROPOSE} again.
 

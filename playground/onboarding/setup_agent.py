@@ -38,6 +38,11 @@ KEPT_AS_DRAFT = (
     "or delete the draft from the home page."
 )
 MODEL_FAILED = "{reason} So let me ask step by step instead."
+CONNECT_REASON = (
+    "{agent} works with {platform} through {server}, which uses your own {service} "
+    "connection. Connect it now and {agent} can work from its first run."
+)
+CONNECT_LATER = "Not connected: {agent} will ask for your {services} when it first needs {it}."
 CARD_MESSAGE = (
     "Here is the agent I will create. Accept to create it, Edit to change anything, "
     "or Cancel to keep it as a draft."
@@ -127,6 +132,7 @@ async def setup(ctx, message: str) -> None:
 
     config = verdict["config"]
     answered_by = await _who_answers(ctx, setup_model)
+    not_connected = await _connect(ctx, config, answered_by)
     created = await ctx.step(
         "onboarding: create the agent",
         drafts.create_agent,
@@ -140,6 +146,8 @@ async def setup(ctx, message: str) -> None:
         f"Send it a message below to try it, or [download its configuration as JSON]"
         f"({created['export_url']})."
     )
+    if not_connected:
+        await ctx.say(_connect_later(created["name"], not_connected))
     await ctx.refresh_header()  # every open tab now shows the new agent, at its own address
 
 
@@ -172,6 +180,47 @@ async def _who_answers(ctx, setup_model: str | None) -> str:
         answerers.QUESTION, answerers.schema(offered, setup_model), allowed_actions=["accept"]
     )
     return answer.content.get("answered_by", answerers.OWN_RULES)
+
+
+async def _connect(ctx, config: dict, answered_by: str) -> list[str]:
+    """Ask for the connections the new agent's platform servers take and the person lacks,
+    each with a connection card (the credential goes to the vault, never into this chat);
+    return the titles of those not connected. Asked here, before the agent is created, so
+    it can work at once; a declined one is asked again by the agent when it first needs it."""
+    needed = await ctx.step(
+        "onboarding: the connections it uses",
+        _connections_it_uses,
+        config,
+        answered_by,
+        ctx.user.pk,
+        shown=False,
+    )
+    not_connected = []
+    for service in needed:
+        if await ctx.find_connection(service["service"]) is not None:
+            continue
+        reason = CONNECT_REASON.format(
+            agent=config["name"],
+            platform=service["platform"],
+            server=service["server"],
+            service=service["title"],
+        )
+        response = await ctx.request_connection(service["service"], reason=reason)
+        if not response.accepted:
+            not_connected.append(service["title"])
+    return not_connected
+
+
+def _connections_it_uses(config: dict, answered_by: str, user_id: int) -> list[dict[str, str]]:
+    kind = answerers.kind_for(answered_by, drafts.CONFIGURED_KIND)
+    return model_setup.connections(config, kind, user_id)
+
+
+def _connect_later(agent: str, titles: list[str]) -> str:
+    if len(titles) == 1:
+        return CONNECT_LATER.format(agent=agent, services=f"{titles[0]} connection", it="it")
+    named = f"{', '.join(titles[:-1])} and {titles[-1]} connections"
+    return CONNECT_LATER.format(agent=agent, services=named, it="them")
 
 
 async def _interview(ctx, agent_id: int, draft: dict) -> dict | None:
