@@ -285,14 +285,47 @@ else:
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
 # Files people attach to answers, through Django's storage API under the name "answer_files":
-# a folder here (FILES_ROOT). Never served from a public URL: only the file views (which
-# check who asks) read them. Scale-out processes must share the folder (or replace this
-# storage with a shared one).
+# a folder here (FILES_ROOT), or an S3-compatible bucket (FILES_S3_BUCKET, through
+# django-storages). Never served from a public or presigned URL: only the file views (which
+# check who asks) read them and send the bytes. Scale-out processes must share the folder or
+# the bucket.
 FILES_ROOT = Path(os.environ.get("FILES_ROOT", BASE_DIR / "answer-files"))
-STORAGES["answer_files"] = {
-    "BACKEND": "django.core.files.storage.FileSystemStorage",
-    "OPTIONS": {"location": FILES_ROOT, "base_url": "/no-public-url/"},
-}
+
+
+def answer_files_storage(environ) -> dict:
+    """Return the "answer_files" storage the environment asks for: an S3-compatible bucket
+    when FILES_S3_BUCKET is set, else the folder FILES_ROOT."""
+    bucket = environ.get("FILES_S3_BUCKET", "")
+    if not bucket:
+        return {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": FILES_ROOT, "base_url": "/no-public-url/"},
+        }
+    # Credentials come from the standard AWS environment (AWS_ACCESS_KEY_ID and
+    # AWS_SECRET_ACCESS_KEY, or an instance role): boto3 reads them, they are never kept here.
+    return {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": bucket,
+            "endpoint_url": environ.get("FILES_S3_ENDPOINT_URL") or None,
+            "region_name": environ.get("FILES_S3_REGION") or None,
+            # Objects are named "<FILES_S3_PREFIX>/<file id>" (a bucket shared with other data).
+            "location": environ.get("FILES_S3_PREFIX", ""),
+            # No ACL is sent: objects get the bucket's default, private to its owner (a bucket
+            # with ACLs disabled, AWS's default, refuses writes that set one). No link to an
+            # object is ever made (no presigned query string): the views send the bytes to
+            # whoever may fetch them.
+            "default_acl": None,
+            "querystring_auth": False,
+            # Names are unique (the file's id), so no existence check before each write.
+            "file_overwrite": True,
+            # A download larger than this is spooled to a temporary file, not held in memory.
+            "max_memory_size": 8 * 1024 * 1024,
+        },
+    }
+
+
+STORAGES["answer_files"] = answer_files_storage(os.environ)
 # What one person's attached files may add up to, in bytes (default 500 MB).
 FILES_QUOTA_BYTES = int(os.environ.get("FILES_QUOTA_BYTES", 500_000_000))
 # Uploads never sent with an answer are removed by the recovery sweep after this long.
