@@ -17,10 +17,13 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
-# Short heartbeats: a run killed with its server is seen as dead within a second.
+# A quick sweep, for the runs a test leaves without a heartbeat. A restarted embedded server
+# queues every run it finds "running" at once, so no test waits for a heartbeat to go stale;
+# at 1 s a loaded machine delayed live runs' heartbeats past it, the sweep queued those runs
+# again, and an MCP tool ran twice (test_mcp_live's restart test, in the suite).
 FAST_RECOVERY = {
-    "RUN_HEARTBEAT_SECONDS": "0.2",
-    "RUN_STALE_AFTER_SECONDS": "1",
+    "RUN_HEARTBEAT_SECONDS": "1",
+    "RUN_STALE_AFTER_SECONDS": "15",
     "RECOVERY_SWEEP_SECONDS": "0.3",
 }
 
