@@ -1,10 +1,15 @@
 """Drive conversations through the real views, as a browser would (agent runs happen inline)."""
 
+import asyncio
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.http import HttpResponse
 from django.test import Client
 
 from elicitation.models import Part
 from playground.models import Agent, Conversation, Message
+from playground.push import group_for
 
 
 def agent_row(slug: str) -> Agent:
@@ -39,3 +44,21 @@ def said(conversation: Conversation) -> list[str]:
 
 def pending(conversation: Conversation) -> Part:
     return Part.objects.get(conversation=conversation, state=Part.State.PENDING)
+
+
+def open_tab(conversation_id: int):
+    """Join the conversation's group as an open tab's socket does; return a call that gives
+    all it was sent, once nothing more comes for half a second."""
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(group_for(conversation_id), channel)
+
+    async def pushes() -> list[str]:
+        sent = []
+        while True:
+            try:
+                sent.append((await asyncio.wait_for(layer.receive(channel), 0.5))["html"])
+            except TimeoutError:
+                return sent
+
+    return async_to_sync(pushes)

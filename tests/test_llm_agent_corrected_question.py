@@ -1,39 +1,17 @@
 """A question the playground could not show is folded away once the agent asks again in a
 way it can: on the page, and in every open tab at the moment the corrected question arrives."""
 
-import asyncio
-
 import pytest
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 
 from elicitation.models import Part
-from playground.push import group_for
 from tests.llm_support import call, logged_in, scripted  # noqa: F401
-from tests.runtime_helpers import pending, send, start
+from tests.runtime_helpers import open_tab, pending, send, start
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]
 
 NESTED = {"type": "object", "properties": {"a": {"type": "object", "properties": {}}}}
 FLAT = {"type": "object", "properties": {"a": {"type": "string", "title": "A"}}}
 NOTICE = "tried to ask something this playground cannot show"
-
-
-def open_tab(conversation_id: int):
-    """Join the conversation's group as an open tab's socket does; return all it was sent."""
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(group_for(conversation_id), channel)
-
-    async def pushes() -> list[str]:
-        sent = []
-        while True:
-            try:
-                sent.append((await asyncio.wait_for(layer.receive(channel), 0.5))["html"])
-            except TimeoutError:
-                return sent
-
-    return async_to_sync(pushes)
 
 
 def test_the_notice_folds_away_when_the_corrected_question_arrives(client, alice):

@@ -70,6 +70,18 @@ def proposal_problem(messages) -> str:
     return str(messages[-1].parts[0].content)
 
 
+def script_a_digest(question: str) -> None:
+    """Script the made agent's model: call the server's tool, ask `question` (a label), then
+    reply with a digest of both results."""
+    label = {"type": "string", "enum": ["bug", "docs"]}
+    schema = {"type": "object", "properties": {"label": label}}
+    scripted(
+        [call("echo", text="issue 7: crash on start")],
+        [call("request_input", message=question, requestedSchema=schema)],
+        lambda messages: f"Digest: {tool_results(messages)[0]} ({tool_results(messages)[-1]})",
+    )
+
+
 def test_the_model_asks_then_proposes_the_card(client):
     scripted([call("request_input", **ZONE_QUESTION)], [("propose_configuration", PROPOSAL)])
     wizard = open_wizard(client)
@@ -167,18 +179,7 @@ def test_the_agent_it_makes_calls_its_platforms_server_and_asks(client, github_s
     assert agent.config["instructions"].startswith("You are Issue digest")
     assert "Read the GitHub issues opened since the last run" in agent.config["instructions"]
 
-    label_question = {
-        "message": "Which label should I look at?",
-        "requestedSchema": {
-            "type": "object",
-            "properties": {"label": {"type": "string", "enum": ["bug", "docs"]}},
-        },
-    }
-    scripted(
-        [call("echo", text="issue 7: crash on start")],
-        [call("request_input", **label_question)],
-        lambda messages: f"Digest: {tool_results(messages)[0]} ({tool_results(messages)[-1]})",
-    )
+    script_a_digest("Which label should I look at?")
     send(client, wizard, "Anything new?")
     question = pending(wizard)
     assert question.message == "Which label should I look at?"
@@ -226,18 +227,7 @@ def test_the_agent_it_makes_runs_on_its_schedule_and_asks_in_its_runs_conversati
     local = schedule.next_run_at.astimezone(ZoneInfo("Europe/Berlin"))
     assert (local.strftime("%A"), local.hour, local.minute) == ("Monday", 9, 0)
 
-    label_question = {
-        "message": "Which label should this run look at?",
-        "requestedSchema": {
-            "type": "object",
-            "properties": {"label": {"type": "string", "enum": ["bug", "docs"]}},
-        },
-    }
-    scripted(
-        [call("echo", text="issue 7: crash on start")],
-        [call("request_input", **label_question)],
-        lambda messages: f"Digest: {tool_results(messages)[0]} ({tool_results(messages)[-1]})",
-    )
+    script_a_digest("Which label should this run look at?")
     started, _ = scheduler.fire_due(now=schedule.next_run_at)
     [turn] = Turn.objects.filter(pk__in=started)
     schedule.refresh_from_db()

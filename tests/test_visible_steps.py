@@ -7,36 +7,16 @@ import html
 import re
 
 import pytest
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 
 from playground.models import Step, Turn
-from playground.push import group_for
 from playground.tasks import execute_turn
 from tests.admin_support import chat_client, frames, make_staff
 from tests.llm_support import call, logged_in, scripted  # noqa: F401
 from tests.mcp_support import stdio_servers_file
 from tests.runtime_agents import CARD_KEY
-from tests.runtime_helpers import agent_row, answer, pending, said, send, start
+from tests.runtime_helpers import agent_row, answer, open_tab, pending, said, send, start
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]
-
-
-def open_tab(conversation_id: int):
-    """Join the conversation's group as an open tab's socket does; return all it was sent."""
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(group_for(conversation_id), channel)
-
-    async def pushes() -> list[str]:
-        sent = []
-        while True:
-            try:
-                sent.append((await asyncio.wait_for(layer.receive(channel), 0.5))["html"])
-            except TimeoutError:
-                return sent
-
-    return async_to_sync(pushes)
 
 
 def steps_shown(page: str) -> list[dict]:
