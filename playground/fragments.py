@@ -19,10 +19,6 @@ def transcript(conversation: Conversation, *, disabled: bool = False, viewer=Non
     `disabled` renders pending forms read-only (the admin's review of the conversation); with
     a `viewer`, so are the questions that person may not answer (routed to someone else).
     """
-    answerable = None
-    if viewer is not None:
-        pending = Part.objects.filter(conversation=conversation, state=Part.State.PENDING)
-        answerable = set(pending.answerable_by(viewer).values_list("pk", flat=True))
     turns = list(conversation.turns.all())
     items: dict[int, list] = {turn.pk: [] for turn in turns}
     for message in Message.objects.filter(turn__conversation=conversation):
@@ -31,7 +27,13 @@ def transcript(conversation: Conversation, *, disabled: bool = False, viewer=Non
     for step in Step.objects.filter(turn__conversation=conversation, shown=True).order_by():
         step.turn = by_pk[step.turn_id]  # whether its run still goes: no query per step
         items[step.turn_id].append((step.call_index, "step", step))
-    parts = Part.objects.filter(conversation=conversation).select_related("settled_by")
+    parts = list(Part.objects.filter(conversation=conversation).select_related("settled_by"))
+    answerable = None
+    if viewer is not None:
+        # Of the parts read just above: a question the run asked in between is not in the
+        # page (its push brings it), rather than in it and read-only as if someone else's.
+        pending = Part.objects.filter(pk__in=[part.pk for part in parts if part.is_pending])
+        answerable = set(pending.answerable_by(viewer).values_list("pk", flat=True))
     asked_again = _asked_again(parts)
     for part in parts:
         part.conversation = conversation  # the agent's name comes from here: no query per part
