@@ -9,64 +9,16 @@ far.
 """
 
 import asyncio
-import time
 
-from asgiref.sync import sync_to_async
 from pydantic_ai.exceptions import ModelAPIError, UnexpectedModelBehavior
 from pydantic_ai.messages import ModelMessage, ModelMessagesTypeAdapter, ModelResponse
 from pydantic_ai.models import ModelRequestParameters
 from pydantic_ai.models.wrapper import WrapperModel
 from pydantic_ai.settings import ModelSettings
 
-from playground import fragments
-from playground.models import Turn
-from playground.push import push_html
-from playground.runtime import Suspended, TurnContext
+from playground.live_text import LIVE_TEXT_SECONDS, LiveText
+from playground.runtime import TurnContext
 from playground.steps import Outcome, describe_mapping
-
-LIVE_TEXT_SECONDS = 0.25
-STOP_CHECK_SECONDS = 1.0
-
-
-class TurnStopped(Suspended):
-    """The person stopped the turn (it lost its run token): the run lets go, holding nothing."""
-
-    step_outcome = "Stopped: you stopped this reply."
-
-
-class LiveText:
-    """A turn's model reply so far: stored and pushed, throttled."""
-
-    def __init__(self, turn: Turn):
-        self.turn = turn
-        self.text = ""
-        self.shown_at = 0.0
-        self.pushed: tuple[str, bool] | None = None
-
-    async def update(self, text: str) -> None:
-        """Show the reply so far: the first words at once, then at most every
-        LIVE_TEXT_SECONDS (and look for a Stop at least every STOP_CHECK_SECONDS, even while
-        the model is silent)."""
-        since = time.monotonic() - self.shown_at
-        first_words = text and not self.text
-        if first_words or (
-            since >= LIVE_TEXT_SECONDS and (text != self.text or since >= STOP_CHECK_SECONDS)
-        ):
-            await self.show(text)
-
-    async def show(self, text: str, *, thinking: bool = True) -> None:
-        """Store and push `text` now; raise TurnStopped if the turn is no longer this run's."""
-        self.text, self.shown_at = text, time.monotonic()
-        turn = self.turn
-        ours = Turn.objects.filter(pk=turn.pk, run_token=turn.run_token, status=Turn.Status.RUNNING)
-        if not await ours.aupdate(partial_text=text):
-            raise TurnStopped(turn.pk)
-        if self.pushed == (text, thinking):
-            return  # only looking for a Stop: the tabs show this already
-        self.pushed = (text, thinking)
-        turn.partial_text = text
-        html = await sync_to_async(fragments.render_live_text)(turn, thinking=thinking)
-        await push_html(turn.conversation_id, html)
 
 
 class RecordedFailure(Exception):

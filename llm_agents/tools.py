@@ -22,31 +22,11 @@ from pydantic_ai.toolsets.abstract import ToolsetTool
 
 from connections import services
 from elicitation import contract
+from elicitation.frontend_tools import REQUEST_INPUT_DESCRIPTION
 from llm_agents.mcp_tools import mcp_toolsets
 from playground.runtime import TurnContext
 
 REQUEST_INPUT = "request_input"
-
-REQUEST_INPUT_DESCRIPTION = """\
-Ask the person a question and wait for their answer, shown to them as a form.
-Use it when you need a decision or details only the person can give.
-
-`requestedSchema` must be a FLAT JSON object schema: {"type": "object", "properties": {...},
-"required": [...]}. Each property is one of:
-- {"type": "string"} with optional "title", "description", "default", "minLength",
-  "maxLength", "pattern", "format" (date, date-time, email, uri or multiline);
-- {"type": "number"} or {"type": "integer"} with optional "minimum", "maximum";
-- {"type": "boolean"};
-- a single choice: {"type": "string", "enum": [...]} or
-  {"type": "string", "oneOf": [{"const": "a", "title": "A"}, ...]};
-- a multiple choice: {"type": "array", "items": {"enum": [...]}, "minItems": 1}.
-Not allowed: nested objects, arrays of anything but string options, more than a few dozen
-options, and fields for passwords, tokens, API keys or other secrets (never ask for those).
-
-The result is the person's answer: {"action": "accept", "content": {...}}, or
-{"action": "decline"} or {"action": "cancel"} (respect these: do not ask again at once).
-If the result starts with "elicitation: unsupported payload", the schema was not valid:
-fix what it says and call request_input again."""
 
 
 async def request_input(

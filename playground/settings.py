@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "api",
     "workbench",
     "llm_agents",
+    "agui",
     "connections",
     "notify",
     "inbox",
@@ -402,6 +403,12 @@ CONNECTIONS_ALLOW_PRIVATE = envbool("CONNECTIONS_ALLOW_PRIVATE", False)
 
 # One more server for local use, a command line or an http(s) URL: `make run MCP="..."`.
 MCP_COMMAND = os.environ.get("MCP_COMMAND", "")
+# AG-UI agents the playground may run: a TOML file (see agui/agents_file.py and the README,
+# "Connect an AG-UI agent"). Unset: none. A run fails, saying which, past these limits.
+AGUI_AGENTS_FILE = os.environ.get("AGUI_AGENTS_FILE", "")
+AGUI_MAX_EVENT_BYTES = int(os.environ.get("AGUI_MAX_EVENT_BYTES", str(1024 * 1024)))
+AGUI_MAX_EVENTS = int(os.environ.get("AGUI_MAX_EVENTS", "10000"))
+AGUI_RUN_SECONDS = envfloat("AGUI_RUN_SECONDS", 600)
 # Notifications (notify/): a person with no tab open on a question is told after
 # NOTIFY_AFTER_SECONDS, by email through Django's email framework (EMAIL_* below; `make run`
 # prints mails on the console) and in their other open tabs. A burst within

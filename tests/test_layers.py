@@ -16,6 +16,7 @@ APPS = (
     "playground",
     "mcp_bridge",
     "llm_agents",
+    "agui",
     "api",
     "workbench",
 )
@@ -24,6 +25,7 @@ FUNCTION_IMPORTS_ALLOWED = {
     "playground/apps.py",
     "mcp_bridge/apps.py",
     "llm_agents/apps.py",
+    "agui/apps.py",
     "api/apps.py",
     "notify/apps.py",
     "llm_agents/providers.py",  # the model clients: 1.9 s of imports, only when a model is used
@@ -31,6 +33,7 @@ FUNCTION_IMPORTS_ALLOWED = {
     # Django imported them at start; these modules load at start and import them when used.
     "llm_agents/agent.py",
     "mcp_bridge/agent.py",
+    "agui/agent.py",  # ag_ui's pydantic types: a second, only at an AG-UI agent's first turn
     "connections/models.py",
 }
 # The ASGI entry point composes every app (it sits above them all, like the root URLconf).
@@ -208,5 +211,17 @@ def test_the_inbox_sits_above_elicitation_and_below_the_playground():
         for target in imported(tree, top_level_only=False)
         if (name.startswith("elicitation") and target.startswith("inbox"))
         or (name.startswith("inbox") and target.startswith(("playground", "api", "mcp_bridge")))
+    ]
+    assert wrong_way == []
+
+
+def test_agui_agents_sit_above_llm_agents_and_below_the_api():
+    below = ("elicitation", "playground", "mcp_bridge", "llm_agents", "connections", "inbox")
+    wrong_way = [
+        (name, target)
+        for name, tree in project_modules().items()
+        for target in imported(tree, top_level_only=False)
+        if (name.startswith(below) and target.startswith("agui"))
+        or (name.startswith("agui") and target.startswith(("api", "workbench")))
     ]
     assert wrong_way == []

@@ -88,4 +88,5 @@ def test_starting_django_imports_neither_the_mcp_sdk_nor_pydantic_ai():
     assert done.returncode == 0, done.stderr
     loaded = set(json.loads(done.stdout.splitlines()[-1]))
     assert "django" in loaded and "elicitation" in loaded and "mcp_bridge" in loaded
-    assert not loaded & {"mcp", "mcp_types", "pydantic_ai", "openai", "anthropic"}
+    assert "agui" in loaded
+    assert not loaded & {"mcp", "mcp_types", "pydantic_ai", "openai", "anthropic", "ag_ui"}

@@ -1,0 +1,189 @@
+"""An AG-UI agent as an agent: each message is one or more runs of the agent, POSTed as
+`RunAgentInput` and read from its event stream.
+
+A run is a recorded step of the turn (its input and every event it sent: the wire), so a
+replay never sends a finished run again. The run ends when the agent calls one of our frontend
+tools or interrupts: the question is a part like every other (nothing is held while it waits),
+and the answer starts the next run of the turn, with the tool result message (or the resume
+entry). Run ids are the turn and the run's index within it (`<turn>-<index>`); a run cut by a
+crash is sent again under the same id after a restart. The agent's state and messages carry
+over from run to run and from turn to turn.
+"""
+
+import json
+from functools import partial
+
+from agui import agents_file, protocol
+from agui.agent import AguiRunFailed
+from agui.client import run_once
+from connections.services import ServicesFileError, UnknownServiceError
+from elicitation import frontend_tools
+from elicitation.kinds import KINDS, approval
+from playground.live_text import LiveText
+from playground.models import Step, Turn
+from playground.runtime import TurnContext
+from playground.steps import Outcome
+
+AFTER_TURN = "AG-UI conversation after the turn"
+ANSWER_SCHEMA = {
+    "type": "object",
+    "properties": {"answer": {"type": "string", "title": "Answer"}},
+    "required": ["answer"],
+}
+
+
+async def run_agui_turn(
+    ctx: TurnContext, declared: agents_file.AguiAgentConfig, message: str
+) -> None:
+    """Run the agent's runs of this turn: one, and one more after each answer."""
+    credential = await _person_credential(ctx, declared)
+    if credential is False:
+        await ctx.say(f"Not connected, so {declared.display_name} was not run.")
+        return
+    before = await ctx.step("AG-UI conversation before the turn", _before, ctx.turn.pk, shown=False)
+    messages = [*before["messages"], protocol.user_message(f"turn-{ctx.turn.pk}", message)]
+    state, resume, index = before["state"], None, 0
+    while True:
+        run_id = f"{ctx.turn.pk}-{index}"
+        body = protocol.run_input(
+            thread_id=str(ctx.conversation.pk),
+            run_id=run_id,
+            messages=messages,
+            state=state,
+            resume=resume,
+        )
+        run = await ctx.step(
+            f"AG-UI run {run_id}",
+            _run,
+            declared,
+            credential,
+            body,
+            ctx,
+            arguments={"agent": declared.url, "messages": len(messages)},
+            describe=_describe_run,
+        )
+        if run["steps"]:
+            await ctx.note("\n".join(f"- {line}" for line in run["steps"]))
+        if run["text"]:
+            await ctx.say(run["text"])
+        if run["error"]:
+            raise AguiRunFailed(run["error"])
+        state = run["state"]
+        messages = run["snapshot"] or [*messages, *run["messages"]]
+        for call in run["calls"]:
+            result = await _answer_call(ctx, call, run["renders"].get(call["id"]))
+            messages.append(protocol.tool_message(call["id"], result))
+        resume = [await _answer_interrupt(ctx, interrupt) for interrupt in run["interrupts"]]
+        if not run["calls"] and not resume:
+            break
+        index += 1
+    await ctx.step(AFTER_TURN, _after, messages, state, shown=False)
+
+
+async def _person_credential(ctx: TurnContext, declared: agents_file.AguiAgentConfig):
+    """Return an opener of the person's credential (None: the agent needs none; False: they
+    would not connect)."""
+    if not declared.connection:
+        return None
+    try:
+        reference = await ctx.find_connection(declared.connection)
+        if reference is None:
+            response = await ctx.request_connection(
+                declared.connection,
+                reason=f"{declared.display_name} runs with your own {declared.connection} "
+                "credential.",
+            )
+            if not response.accepted:
+                return False
+            reference = response.content["connection"]
+    except (UnknownServiceError, ServicesFileError) as error:
+        raise AguiRunFailed(str(error)) from None
+    return partial(ctx.connection, reference)
+
+
+async def _run(declared, credential, body: dict, ctx: TurnContext) -> dict:
+    """POST one run (the person's credential opened now, never recorded); show its text live."""
+    if credential is not None:
+        opened = await credential()
+        declared = agents_file.replace_headers(declared, opened.headers())
+    live = LiveText(ctx.turn)
+    await live.show("")
+    run = await run_once(declared, body, on_text=live.update)
+    await live.show("", thinking=False)  # the text becomes a message next
+    return {"input": body, **run}
+
+
+def _describe_run(run: dict) -> Outcome:
+    """Return how a run went, in a line: its events, and what it asked or why it failed."""
+    events = f"{len(run['events'])} event(s)"
+    if run["error"]:
+        return Outcome(f"{events}; {run['error']}", failed=True)
+    asked = [call["name"] for call in run["calls"]] + ["an interrupt"] * len(run["interrupts"])
+    return Outcome(f"{events}; asked through {', '.join(asked)}" if asked else f"{events}; done")
+
+
+async def _answer_call(ctx: TurnContext, call: dict, render_kind: str | None):
+    """Ask the person what a frontend tool call asks; return the tool result for the agent."""
+    try:
+        arguments = json.loads(call["arguments"] or "{}")
+    except ValueError:
+        arguments = None
+    if not isinstance(arguments, dict):
+        arguments = {"message": f"{call['name']} with arguments that are not a JSON object"}
+    message = str(arguments.get("message", ""))
+    if call["name"] == frontend_tools.REQUEST_APPROVAL:
+        details = arguments.get("details")
+        details = {str(k): str(v) for k, v in details.items()} if isinstance(details, dict) else {}
+        approved = await ctx.confirm(message, details=details, action=f"agui:{message}")
+        return {"approved": approved}
+    schema = arguments.get("requestedSchema")
+    kind = _render_kind(render_kind, message, schema)
+    response = await ctx.render(
+        kind=kind, message=message, data_schema=schema, id=call["id"], tool_name=call["name"]
+    )
+    return response.envelope
+
+
+def _render_kind(kind: str | None, message: str, schema) -> str:
+    """Return the kind a CUSTOM `render` event names when it can show the call, else ours."""
+    payload = {"message": message, "requestedSchema": schema}
+    if (
+        kind
+        and kind in KINDS
+        and kind != approval.KIND.name
+        and not KINDS[kind].parse(payload, None)[1]
+    ):
+        return kind
+    return "elicitation"
+
+
+async def _answer_interrupt(ctx: TurnContext, interrupt: dict) -> dict:
+    """Ask the person what an interrupt asks; return its resume entry."""
+    message = interrupt.get("message") or f"{ctx.agent.name} needs your answer to continue."
+    entry = {"interruptId": interrupt["id"]}
+    if interrupt.get("toolCallId") or interrupt.get("reason") in ("tool_call", "approval"):
+        approved = await ctx.confirm(message, action=f"agui-interrupt:{message}")
+        return {**entry, "status": "resolved", "payload": {"approved": approved}}
+    schema = interrupt.get("responseSchema")
+    response = await ctx.elicit(message, schema or ANSWER_SCHEMA, id=interrupt["id"])
+    if not response.accepted:
+        return {**entry, "status": "cancelled"}
+    payload = response.content if schema else response.content.get("answer")
+    return {**entry, "status": "resolved", "payload": payload}
+
+
+def _before(turn_id: int) -> dict:
+    """Return the messages and state the conversation's last finished turn ended with."""
+    turn = Turn.objects.get(pk=turn_id)
+    step = (
+        Step.objects.filter(
+            turn__conversation_id=turn.conversation_id, turn__index__lt=turn.index, name=AFTER_TURN
+        )
+        .order_by("-turn__index")
+        .first()
+    )
+    return step.result if step else {"messages": [], "state": {}}
+
+
+def _after(messages: list, state) -> dict:
+    return {"messages": messages, "state": state}

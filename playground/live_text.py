@@ -1,0 +1,57 @@
+"""A turn's reply so far, stored on the turn and pushed to its open tabs as it streams: the
+first words at once, then at most every LIVE_TEXT_SECONDS. A reload or a reconnect shows the
+text so far. Used by every source whose agent streams its text (a model, an AG-UI agent).
+"""
+
+import time
+
+from asgiref.sync import sync_to_async
+
+from playground import fragments
+from playground.models import Turn
+from playground.push import push_html
+from playground.runtime import Suspended
+
+LIVE_TEXT_SECONDS = 0.25
+STOP_CHECK_SECONDS = 1.0
+
+
+class TurnStopped(Suspended):
+    """The person stopped the turn (it lost its run token): the run lets go, holding nothing."""
+
+    step_outcome = "Stopped: you stopped this reply."
+
+
+class LiveText:
+    """A turn's model reply so far: stored and pushed, throttled."""
+
+    def __init__(self, turn: Turn):
+        self.turn = turn
+        self.text = ""
+        self.shown_at = 0.0
+        self.pushed: tuple[str, bool] | None = None
+
+    async def update(self, text: str) -> None:
+        """Show the reply so far: the first words at once, then at most every
+        LIVE_TEXT_SECONDS (and look for a Stop at least every STOP_CHECK_SECONDS, even while
+        the model is silent)."""
+        since = time.monotonic() - self.shown_at
+        first_words = text and not self.text
+        if first_words or (
+            since >= LIVE_TEXT_SECONDS and (text != self.text or since >= STOP_CHECK_SECONDS)
+        ):
+            await self.show(text)
+
+    async def show(self, text: str, *, thinking: bool = True) -> None:
+        """Store and push `text` now; raise TurnStopped if the turn is no longer this run's."""
+        self.text, self.shown_at = text, time.monotonic()
+        turn = self.turn
+        ours = Turn.objects.filter(pk=turn.pk, run_token=turn.run_token, status=Turn.Status.RUNNING)
+        if not await ours.aupdate(partial_text=text):
+            raise TurnStopped(turn.pk)
+        if self.pushed == (text, thinking):
+            return  # only looking for a Stop: the tabs show this already
+        self.pushed = (text, thinking)
+        turn.partial_text = text
+        html = await sync_to_async(fragments.render_live_text)(turn, thinking=thinking)
+        await push_html(turn.conversation_id, html)

@@ -1,0 +1,106 @@
+"""An AG-UI endpoint that gets the protocol wrong fails the run with a message naming the
+problem: nothing half-asked stays waiting, and the limits are named."""
+
+import pytest
+
+from elicitation.models import Part
+from playground.models import Message, Turn
+from tests.agui_support import BROKEN_SERVER, AguiServer, agents_file, chat_with
+from tests.live_server import free_port
+from tests.runtime_helpers import send
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    started = AguiServer(BROKEN_SERVER, tmp_path_factory.mktemp("agui") / "runs.log")
+    yield started
+    started.stop()
+
+
+@pytest.fixture
+def run(settings, tmp_path, client, alice, server):
+    """Send one message to the broken endpoint at `path`; return the error the chat shows."""
+
+    def send_to(path: str) -> str:
+        conversation = chat_with(settings, client, alice, agents_file(tmp_path, server.url(path)))
+        send(client, conversation, "hello")
+        turn = Turn.objects.get(conversation=conversation)
+        assert turn.status == Turn.Status.FAILED
+        assert not Part.objects.filter(conversation=conversation, state=Part.State.PENDING)
+        [error] = Message.objects.filter(turn=turn, role=Message.Role.ERROR)
+        return error.text
+
+    return send_to
+
+
+def test_an_event_that_is_not_json(run):
+    assert "Test agent sent a bad stream: an event is not JSON" in run("malformed")
+
+
+def test_content_before_the_run_started(run):
+    assert "TEXT_MESSAGE_CONTENT came before RUN_STARTED (events out of order)" in run(
+        "out-of-order"
+    )
+
+
+def test_an_unknown_event_type(run):
+    assert "unknown event type 'TELEPORT'" in run("unknown-event")
+
+
+def test_an_event_missing_a_field(run):
+    error = run("missing-field")
+    assert "a malformed TOOL_CALL_START event (toolCallName: Field required)" in error
+
+
+def test_a_call_to_a_frontend_tool_we_do_not_offer(run):
+    assert (
+        "the agent called the frontend tool 'open_door', which this playground does not offer"
+        in run("unknown-tool")
+    )
+
+
+def test_a_huge_event_names_the_limit(run):
+    error = run("huge")
+    assert "is over the limit of 1,048,576 bytes (AGUI_MAX_EVENT_BYTES)" in error
+
+
+def test_too_many_events_names_the_limit(run, settings):
+    settings.AGUI_MAX_EVENTS = 20
+    assert "more than 20 events (AGUI_MAX_EVENTS)" in run("many")
+
+
+def test_a_run_that_takes_too_long_names_the_limit(run, settings):
+    settings.AGUI_RUN_SECONDS = 0.5
+    assert "did not finish its run within 0.5 seconds (AGUI_RUN_SECONDS)" in run("slow")
+
+
+def test_run_error_is_a_clear_failure(run):
+    assert "the agent reported an error (E42): the model is down" in run("run-error")
+
+
+def test_a_stream_cut_mid_run_is_reported(run):
+    assert "the stream ended before RUN_FINISHED (cut mid-run)" in run("cut")
+
+
+def test_a_delta_that_does_not_apply(run):
+    assert "a STATE_DELTA that does not apply to the state" in run("bad-delta")
+
+
+def test_a_page_that_is_not_an_event_stream(run):
+    assert "it answered with text/html, not an event stream (is this an AG-UI endpoint?)" in run(
+        "html"
+    )
+
+
+def test_no_endpoint_at_that_url(run):
+    assert "answered HTTP 404: no AG-UI endpoint at that URL" in run("missing")
+
+
+def test_a_refused_connection(settings, tmp_path, client, alice):
+    path = agents_file(tmp_path, f"http://127.0.0.1:{free_port()}/")
+    conversation = chat_with(settings, client, alice, path)
+    send(client, conversation, "hello")
+    error = Message.objects.get(turn__conversation=conversation, role=Message.Role.ERROR)
+    assert "refused the connection: is it running?" in error.text

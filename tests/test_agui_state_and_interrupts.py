@@ -1,0 +1,113 @@
+"""An AG-UI agent's state is kept (snapshots and JSON Patch deltas) and sent on the next run;
+its interrupts are questions, resumed with the answer as the resume payload; a CUSTOM `render`
+event sets a part's kind only to one that can show it; `agui_check` says what it found."""
+
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from playground.models import Agent, Step, Turn
+from tests.agui_support import BROKEN_SERVER, AguiServer, agents_file, chat_with
+from tests.live_server import free_port
+from tests.runtime_helpers import answer, pending, said, send
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    started = AguiServer(BROKEN_SERVER, tmp_path_factory.mktemp("agui") / "runs.log")
+    yield started
+    started.stop()
+
+
+@pytest.fixture
+def chat(settings, tmp_path, client, alice, server):
+    def start(path: str):
+        return chat_with(settings, client, alice, agents_file(tmp_path, server.url(path)))
+
+    return start
+
+
+def test_the_state_is_kept_from_turn_to_turn(chat, client, server):
+    conversation = chat("state")
+    send(client, conversation, "count")
+    send(client, conversation, "count again")
+    assert said(conversation)[-1] == "Count is 2."
+    first, second = Turn.objects.order_by("index")
+    assert server.runs("state")[-1]["state"] == {"count": 1, "seen": [f"{first.pk}-0"]}
+    after = Step.objects.get(turn=second, name="AG-UI conversation after the turn")
+    assert after.result["state"] == {"count": 2, "seen": [f"{second.pk}-0"]}
+
+
+def test_the_agents_steps_are_shown(chat, client):
+    conversation = chat("state")
+    send(client, conversation, "count")
+    assert said(conversation) == [
+        "- Step counting started\n- Step counting finished",
+        "Count is 1.",
+    ]
+
+
+def test_an_interrupt_is_a_question_resumed_with_the_answer(chat, client, server):
+    conversation = chat("interrupt")
+    send(client, conversation, "paint")
+    part = pending(conversation)
+    assert part.message == "Which colour for the walls?"
+    assert Turn.objects.get().status == Turn.Status.WAITING
+    answer(client, part, colour="red")
+    assert said(conversation) == ['Resumed: {"colour": "red"}.']
+    resume = server.runs("interrupt")[-1]["resume"]
+    assert resume == [{"interruptId": "int-1", "status": "resolved", "payload": {"colour": "red"}}]
+
+
+def test_a_render_event_for_a_kind_that_cannot_show_the_call_is_ignored(chat, client):
+    conversation = chat("render")
+    send(client, conversation, "paint")
+    part = pending(conversation)
+    assert part.render_kind == "elicitation"
+    answer(client, part, colour="green")
+    assert said(conversation) == ["Thanks."]
+
+
+def test_agui_check_reports_a_working_agent(settings, tmp_path, server):
+    settings.AGUI_AGENTS_FILE = str(agents_file(tmp_path, server.url("state")))
+    out = io.StringIO()
+    call_command("agui_check", stdout=out)
+    assert "test: OK: AG-UI run of" in out.getvalue()
+    assert Agent.objects.get(slug="agui-test").config["status"].startswith("OK")
+
+
+def test_agui_check_says_why_an_agent_cannot_be_run(settings, tmp_path, server):
+    settings.AGUI_AGENTS_FILE = str(agents_file(tmp_path, server.url("html")))
+    out = io.StringIO()
+    with pytest.raises(CommandError, match="1 of 1 AG-UI agent"):
+        call_command("agui_check", stdout=out)
+    assert "not an event stream (is this an AG-UI endpoint?)" in out.getvalue()
+
+
+def test_agui_check_says_when_nothing_answers(settings, tmp_path):
+    settings.AGUI_AGENTS_FILE = str(agents_file(tmp_path, f"http://127.0.0.1:{free_port()}/"))
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("agui_check", stdout=out)
+    assert "refused the connection" in out.getvalue()
+
+
+def test_agui_check_refuses_a_bad_agents_file(settings, tmp_path):
+    path = tmp_path / "agents.toml"
+    path.write_text('[agents.test]\nurl = "ftp://x"\n')
+    settings.AGUI_AGENTS_FILE = str(path)
+    with pytest.raises(CommandError, match=r"agents\.test\.url: an AG-UI agent needs an http"):
+        call_command("agui_check")
+
+
+def test_headers_come_only_from_agui_variables(settings, tmp_path):
+    path = tmp_path / "agents.toml"
+    path.write_text(
+        '[agents.test]\nurl = "http://127.0.0.1:1/"\nheaders = { Authorization = "SECRET_KEY" }\n'
+    )
+    settings.AGUI_AGENTS_FILE = str(path)
+    with pytest.raises(CommandError, match="'SECRET_KEY' is not allowed"):
+        call_command("agui_check")
