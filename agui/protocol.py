@@ -10,6 +10,7 @@ Pure Python: no Django.
 """
 
 import json
+import time
 from typing import Any
 
 import jsonpatch
@@ -92,7 +93,10 @@ class RunReader:
         self.calls: dict[str, dict] = {}  # tool call id -> {id, name, arguments, parent}
         self.open_calls: set[str] = set()
         self.results: dict[str, str] = {}  # tool call id -> its result (a backend tool)
-        self.steps: list[str] = []
+        # The agent's own steps and tool calls, display only: {name, arguments, outcome, started,
+        # finished} (times in epoch seconds, when the events arrived).
+        self.steps: list[dict] = []
+        self.open_steps: dict[str, dict] = {}  # step name or tool call id -> its step
         self.renders: dict[str, str] = {}
         self.interrupts: list[dict] = []
         self.snapshot: list[dict] | None = None
@@ -114,6 +118,7 @@ class RunReader:
                 f"an event is not JSON ({error.msg} at character {error.pos})"
             ) from None
         self.events.append(raw)
+        self.now = time.time()
         kind = raw.get("type") if isinstance(raw, dict) else None
         if not isinstance(kind, str):
             raise BadStream("an event has no type")
@@ -148,7 +153,10 @@ class RunReader:
             "messages": list(self.messages.values()),
             "snapshot": self.snapshot,
             "calls": [] if self.error else calls,
-            "steps": self.steps,
+            "steps": sorted(
+                [*self.steps, *map(_unfinished, self.open_steps.values())],
+                key=lambda step: step["started"] or step["finished"],
+            ),
             "state": self.state,
             "renders": self.renders,
             "interrupts": [] if self.error else self.interrupts,
@@ -231,6 +239,8 @@ class RunReader:
     def _start_call(self, call_id: str, name: str, parent: str | None) -> None:
         parent = parent or f"calls-{call_id}"
         call = {"id": call_id, "name": name, "arguments": "", "parent": parent}
+        if name not in FRONTEND_TOOLS:
+            self._open_step(call_id, f"tool {name}")
         self.calls[call_id] = call
         self.open_calls.add(call_id)
         message = self._assistant(parent)
@@ -289,14 +299,38 @@ class RunReader:
             "content": content,
             "toolCallId": event.tool_call_id,
         }
-        name = self.calls[event.tool_call_id]["name"]
-        self.steps.append(f"Tool {name} returned: {_short(content)}")
+        step = self.open_steps.pop(event.tool_call_id, None)
+        if step is not None:
+            step["arguments"] = _arguments(self.calls[event.tool_call_id]["arguments"])
+            self._close_step(step, content)
 
     def _on_step_started(self, event) -> None:
-        self.steps.append(f"Step {event.step_name} started")
+        self._open_step(f"step:{event.step_name}", f"step {event.step_name}")
 
     def _on_step_finished(self, event) -> None:
-        self.steps.append(f"Step {event.step_name} finished")
+        # A step a run before this one started (then interrupted) ends here: shown, no start.
+        key = f"step:{event.step_name}"
+        step = self.open_steps.pop(key, None) or {
+            **self._step(f"step {event.step_name}"),
+            "started": None,
+        }
+        self._close_step(step, "")
+
+    def _open_step(self, key: str, name: str) -> None:
+        self.open_steps[key] = self._step(name)
+
+    def _step(self, name: str) -> dict:
+        return {
+            "name": name,
+            "arguments": "",
+            "outcome": "",
+            "started": self.now,
+            "finished": None,
+        }
+
+    def _close_step(self, step: dict, outcome: str) -> None:
+        step.update(outcome=outcome, finished=self.now)
+        self.steps.append(step)
 
     def _on_state_snapshot(self, event) -> None:
         self.state = event.snapshot
@@ -321,5 +355,14 @@ class RunReader:
         self.renders[call_id] = kind
 
 
-def _short(text: str, limit: int = 200) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _arguments(text: str) -> Any:
+    """Return a tool call's arguments as sent: a JSON object read, anything else as text."""
+    try:
+        value = json.loads(text or "{}")
+    except ValueError:
+        return text
+    return value if isinstance(value, dict) else text
+
+
+def _unfinished(step: dict) -> dict:
+    return {**step, "outcome": "Not finished when the run ended."}

@@ -11,6 +11,7 @@ over from run to run and from turn to turn.
 """
 
 import json
+from datetime import UTC, datetime
 from functools import partial
 
 from agui import agents_file, protocol
@@ -62,8 +63,14 @@ async def run_agui_turn(
             arguments={"agent": declared.url, "messages": len(messages)},
             describe=_describe_run,
         )
-        if run["steps"]:
-            await ctx.note("\n".join(f"- {line}" for line in run["steps"]))
+        for step in run["steps"]:
+            await ctx.show_step(
+                step["name"],
+                arguments=step["arguments"],
+                outcome=step["outcome"],
+                started_at=_moment(step["started"]),
+                finished_at=_moment(step["finished"]),
+            )
         if run["text"]:
             await ctx.say(run["text"])
         if run["error"]:
@@ -111,6 +118,10 @@ async def _run(declared, credential, body: dict, ctx: TurnContext) -> dict:
     run = await run_once(declared, body, on_text=live.update)
     await live.show("", thinking=False)  # the text becomes a message next
     return {"input": body, **run}
+
+
+def _moment(epoch: float | None) -> datetime | None:
+    return None if epoch is None else datetime.fromtimestamp(epoch, UTC)
 
 
 def _describe_run(run: dict) -> Outcome:

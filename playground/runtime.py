@@ -12,7 +12,7 @@ import inspect
 import json
 import logging
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -218,10 +218,8 @@ class TurnContext:
             return self._recorded.steps[index]
         if arguments is None:
             summary = steps.describe_arguments(fn, args)
-        elif isinstance(arguments, dict):
-            summary = steps.describe_mapping(arguments)
         else:
-            summary = steps.describe_value(arguments, steps.MAX_ARGUMENTS)
+            summary = _argument_summary(arguments)
         name = steps.shorten(name, 200)
         unfinished = index in self._recorded.unfinished
         record, html = await sync_to_async(_start_step)(
@@ -248,6 +246,32 @@ class TurnContext:
         text = steps.describe_value(outcome.text)
         recorded = await self._end_step(record, status, text, result=result)
         return result if recorded else (await Step.objects.aget(pk=record.pk)).result
+
+    async def show_step(
+        self,
+        name: str,
+        *,
+        arguments: dict | str | None = None,
+        outcome: str = "",
+        started_at: datetime | None = None,
+        finished_at: datetime | None = None,
+    ) -> None:
+        """Show a step taken outside this run (an AG-UI agent's own tool call or step), display
+        only: recorded as it went, once, so a replay shows it and runs nothing for it."""
+        index = self._next_call()
+        if index in self._recorded.steps:
+            return
+        record = Step(
+            turn=self.turn,
+            call_index=index,
+            name=steps.shorten(name, 200),
+            arguments=_argument_summary(arguments),
+            status=Step.Status.DONE,
+            outcome=steps.describe_value(outcome or "Done."),
+            started_at=started_at,
+            finished_at=finished_at,
+        )
+        await self._show_step(await sync_to_async(_save_shown_step)(record))
 
     async def _end_step(self, record: Step, status: str, outcome: str, result: Any = None) -> bool:
         """Record how the step went and show it; return False if another run of this turn
@@ -533,6 +557,23 @@ def _start_step(
         else:
             return ours.get(), None  # recorded meanwhile: its result is the truth
     return record, fragments.render_step(record) if shown else None
+
+
+def _argument_summary(arguments: dict | str | None) -> str:
+    if not arguments:
+        return ""
+    if isinstance(arguments, dict):
+        return steps.describe_mapping(arguments)
+    return steps.describe_value(arguments, steps.MAX_ARGUMENTS)
+
+
+def _save_shown_step(record: Step) -> str | None:
+    """Record a display-only step; return its fragment (None: a run of this turn did first)."""
+    try:
+        record.save(force_insert=True)
+    except IntegrityError:
+        return None
+    return fragments.render_step(record)
 
 
 def _finish_step(record: Step) -> tuple[bool, str | None]:

@@ -97,11 +97,20 @@ def lookup(got: list) -> ModelResponse:
     return say(f"It is {got[0]} there.")
 
 
+def umbrella(got: list) -> ModelResponse:
+    if not got:
+        return call("lookup", city="Lisbon")
+    if len(got) == 1:
+        message = f"It is {got[0]}. Which colour?"
+        return call("request_input", message=message, requestedSchema=COLOUR)
+    return say(f"A {got[1]['content']['colour']} umbrella.")
+
+
 def html(got: list) -> ModelResponse:
     return say('<script>alert("x")</script> **bold**')
 
 
-SCENARIOS = {f.__name__: f for f in (ask, twice, degraded, approval, lookup, html)}
+SCENARIOS = {f.__name__: f for f in (ask, twice, degraded, approval, lookup, umbrella, html)}
 
 
 def build(log: str) -> Starlette:

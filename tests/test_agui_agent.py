@@ -7,7 +7,7 @@ from ag_ui.core import RunAgentInput
 
 from elicitation import frontend_tools
 from elicitation.models import Part
-from playground.models import Message, Step, Turn
+from playground.models import Step, Turn
 from tests.agui_support import PYDANTIC_SERVER, AguiServer, agents_file, chat_with
 from tests.runtime_helpers import answer, pending, said, send
 
@@ -95,8 +95,21 @@ def test_a_declined_approval_is_told_to_the_agent(chat, client, server):
 def test_the_agents_own_tool_calls_are_shown_as_steps(chat, client, server):
     conversation = chat("lookup")
     send(client, conversation, "weather?")
-    assert said(conversation) == ["- Tool lookup returned: sunny", "It is sunny there."]
-    assert Message.objects.filter(role=Message.Role.NOTE).count() == 1
+    assert said(conversation) == ["It is sunny there."]
+    step = Step.objects.get(name="tool lookup")
+    assert (step.arguments, step.outcome, step.status) == ('city: "Lisbon"', "sunny", "done")
+    assert step.started_at <= step.finished_at
+    page = client.get(conversation.get_absolute_url()).content.decode()
+    assert "tool lookup" in page and "city: &quot;Lisbon&quot;" in page
+
+
+def test_a_replay_shows_the_agents_steps_once(chat, client, server):
+    conversation = chat("umbrella")
+    send(client, conversation, "an umbrella")
+    answer(client, pending(conversation), colour="red")
+    assert said(conversation) == ["A red umbrella."]
+    assert Step.objects.filter(name="tool lookup").count() == 1
+    assert len(server.runs("umbrella")) == 2
 
 
 def test_agent_text_is_never_raw_html(chat, client, alice, server):

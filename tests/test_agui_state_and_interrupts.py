@@ -44,10 +44,10 @@ def test_the_state_is_kept_from_turn_to_turn(chat, client, server):
 def test_the_agents_steps_are_shown(chat, client):
     conversation = chat("state")
     send(client, conversation, "count")
-    assert said(conversation) == [
-        "- Step counting started\n- Step counting finished",
-        "Count is 1.",
-    ]
+    assert said(conversation) == ["Count is 1."]
+    [step] = Step.objects.filter(shown=True, name__startswith="step ")
+    assert (step.name, step.status) == ("step counting", "done")
+    assert "step counting" in client.get(conversation.get_absolute_url()).content.decode()
 
 
 def test_an_interrupt_is_a_question_resumed_with_the_answer(chat, client, server):

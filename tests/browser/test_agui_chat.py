@@ -1,13 +1,15 @@
-"""A person chats with an AG-UI agent (Pydantic AI, its own adapter): its steps and text show,
-its `request_input` call is a form, and the answer brings the reply."""
+"""A person chats with an AG-UI agent (Pydantic AI, its own adapter): its run and its own tool
+calls show as steps, its `request_input` call is a form, and the answer brings the reply; at 375
+and 1366 px, light and dark, nothing scrolls sideways and axe finds nothing serious."""
 
 import sqlite3
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.agui_support import PYDANTIC_SERVER, AguiServer
 from tests.browser.axe import serious_findings
-from tests.browser.chat import ARTIFACTS, open_chat, screenshot, send
+from tests.browser.chat import open_chat, screenshot, send
 from tests.live_server import LiveServer
 
 # Starting the playground and the agent's server is most of the time, on a busy machine.
@@ -34,33 +36,41 @@ def live_server(tmp_path_factory, prepared_database):
     agent.stop()
 
 
+def looks(page, name: str) -> list[str]:
+    """Screenshot the page at 375 and 1366 px, light and dark; return axe's serious findings."""
+    findings = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        for width in (375, 1366):
+            page.set_viewport_size({"width": width, "height": 900})
+            screenshot(page, f"agui-{name}-{scheme}-{width}")
+            findings += serious_findings(page, f"AG-UI {name}, {scheme}, {width} px")
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+    return findings
+
+
 def test_the_agents_form_is_answered_and_its_reply_shows(page, live_server):
     open_chat(page, live_server, "Painter")
     send(page, "paint the fence")
     form = page.locator("article.part--pending", has_text="Which colour?")
     form.wait_for()
-    page.set_viewport_size({"width": 1366, "height": 900})
-    screenshot(page, "agui-form")
-    assert serious_findings(page, "AG-UI agent's form") == []
+    run = page.locator("details.step", has_text="AG-UI run")
+    expect(run).to_have_attribute("data-state", "step-done")
+    findings = looks(page, "form")
     form.get_by_label("green").check()
     form.get_by_role("button", name="Submit").click()
     page.locator(".bubble.agent", has_text="You picked green.").wait_for()
-    page.screenshot(path=ARTIFACTS / "agui-answered.png", full_page=True)
-    page.set_viewport_size({"width": 375, "height": 800})
-    page.emulate_media(color_scheme="dark")
-    page.screenshot(path=ARTIFACTS / "agui-answered-dark-375.png", full_page=True)
-    assert serious_findings(page, "AG-UI chat, dark, 375 px") == []
-    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    findings += looks(page, "answered")
+    assert findings == []
 
 
 def test_the_agents_own_tool_calls_show_as_steps(page, live_server):
     open_chat(page, live_server, "Weather")
     send(page, "weather in Lisbon?")
     page.locator(".bubble.agent", has_text="It is sunny there.").wait_for()
-    assert "Tool lookup returned: sunny" in page.locator("#transcript").inner_text()
-    page.set_viewport_size({"width": 1366, "height": 700})
-    screenshot(page, "agui-steps")
-    page.set_viewport_size({"width": 375, "height": 700})
-    page.emulate_media(color_scheme="dark")
-    screenshot(page, "agui-steps-dark-375")
-    assert serious_findings(page, "AG-UI steps, dark, 375 px") == []
+    lookup = page.locator("details.step", has_text="tool lookup")
+    expect(lookup).to_have_attribute("data-state", "step-done")
+    lookup.locator("summary").click()
+    expect(lookup.locator(".step-details")).to_contain_text('city: "Lisbon"')
+    expect(lookup.locator(".step-details")).to_contain_text("sunny")
+    assert looks(page, "steps") == []
