@@ -18,6 +18,7 @@ NAMES = [
     "idle_sockets",
     "api_longpoll",
     "mcp_roundtrip",
+    "agui_roundtrip",
 ]
 
 
@@ -105,6 +106,14 @@ def headline(result: dict) -> tuple[str, str, str]:
                 )
                 + f"; push {r['push_median_ms']:.1f} ms",
                 ", ".join(f"{key.replace('_', ' ')} {r[f'{key}_ratio']:.2f}" for key in cells),
+            )
+        case "agui_roundtrip":
+            return (
+                f"message to form {r['form_median_ms']:.0f} ms, "
+                f"answer to reply {r['reply_median_ms']:.0f} ms",
+                f"bare runs {r['form_bare_run_median_ms']:.0f} ms and "
+                f"{r['reply_bare_run_median_ms']:.0f} ms; push {r['push_median_ms']:.1f} ms",
+                f"form {r['form_ratio']:.2f}, reply {r['reply_ratio']:.2f}",
             )
     return "", "", ""
 

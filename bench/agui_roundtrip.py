@@ -1,0 +1,134 @@
+"""agui_roundtrip: from a message to an AG-UI agent to its `request_input` form at an open
+websocket, and from the answer to the agent's reply there.
+
+The agent is the Pydantic AI test agent served with its own AG-UI adapter
+(`tests/agui_test_server.py`, scenario `/ask`): its first run calls `request_input`, its second
+(with the tool result) replies. Measured, per question: POST of the message to the form's
+arrival, and POST of the answer to the reply's arrival.
+
+Baseline, in the same run: the same agent's bare SSE round trips, the two runs POSTed and read
+to RUN_FINISHED by our client (`agui.client.run_once`, httpx) with nothing else around them;
+plus one bare push through the channel layer (`/ws/bench/echo/`).
+Target: each median <= 1.5 x (its bare run + one push).
+"""
+
+import asyncio
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.client import Person, echo_seconds, open_echo, summary
+from bench.runner import bench_main
+from bench.stack import BASE_DIR, free_port, wait_until
+
+AGENT = BASE_DIR / "tests" / "agui_test_server.py"
+FORM = re.compile(r'<article id="part-(\d+)"[^>]*data-state="pending"[\s\S]*Which colour\?')
+REPLY = re.compile(r"You picked green\.")
+
+
+async def through_the_chat(person: Person, questions: int) -> tuple[list, list]:
+    """Return (message-to-form, answer-to-reply) seconds, one conversation per question."""
+    to_form, to_reply = [], []
+    for _ in range(questions):
+        conversation = await person.start_conversation("agui-painter")
+        async with person.tab(conversation) as tab:
+            sent = time.time()
+            await person.post(f"/c/{conversation}/send", {"text": "paint it"})
+            arrived, fragment = await tab.wait_for(FORM)
+            to_form.append(arrived - sent)
+            part_id = FORM.search(fragment).group(1)
+            sent = time.time()
+            await person.post(
+                f"/parts/{part_id}/settle", {"action": "accept", "answer.colour": "green"}
+            )
+            arrived, _ = await tab.wait_for(REPLY)
+            to_reply.append(arrived - sent)
+    return to_form, to_reply
+
+
+async def bare_runs(questions: int) -> tuple[list, list]:
+    """Return the agent's two runs, POSTed and read to the end by our client alone."""
+    from agui import agents_file, protocol
+    from agui.client import run_once
+
+    agent = agents_file.load()["painter"]
+    first, second = [], []
+    for index in range(questions):
+        messages = [protocol.user_message(f"bench-{index}", "paint it")]
+        body = protocol.run_input(thread_id=f"bench-{index}", run_id="0", messages=messages)
+        started = time.perf_counter()
+        run = await run_once(agent, body)
+        first.append(time.perf_counter() - started)
+        [call] = run["calls"]
+        result = {"action": "accept", "content": {"colour": "green"}}
+        messages = [*messages, *run["messages"], protocol.tool_message(call["id"], result)]
+        body = protocol.run_input(thread_id=f"bench-{index}", run_id="1", messages=messages)
+        started = time.perf_counter()
+        run = await run_once(agent, body)
+        second.append(time.perf_counter() - started)
+        assert run["text"] == "You picked green.", run
+    return first, second
+
+
+async def measure(stack, questions: int) -> dict:
+    figures: dict = {"questions": questions}
+    async with Person.logged_in(stack) as person:
+        echo = await open_echo(person)
+        pushes = [await echo_seconds(echo, 2800) for _ in range(questions)]
+        await echo.close()
+        push_ms = summary(pushes)["median"] * 1000
+        await bare_runs(1)  # warm up the agent
+        form, reply = await through_the_chat(person, questions)
+        first, second = await bare_runs(questions)
+    figures["push_median_ms"] = push_ms
+    met = True
+    for key, chat, bare in (("form", form, first), ("reply", reply, second)):
+        figures[f"{key}_median_ms"] = summary(chat)["median"] * 1000
+        figures[f"{key}_p99_ms"] = summary(chat)["p99"] * 1000
+        figures[f"{key}_bare_run_median_ms"] = summary(bare)["median"] * 1000
+        allowed = 1.5 * (figures[f"{key}_bare_run_median_ms"] + push_ms)
+        figures[f"{key}_ratio"] = figures[f"{key}_median_ms"] / allowed
+        met = met and figures[f"{key}_ratio"] <= 1
+    return figures | {"target": "each median <= 1.5 x (bare run + push)", "met": met}
+
+
+def run(stack, quick: bool, **options) -> dict:
+    return asyncio.run(measure(stack, questions=5 if quick else 50))
+
+
+class AguiAgent:
+    """The test agent, started before the stack (its URL is in the agents file)."""
+
+    def __enter__(self) -> Path:
+        port = free_port()
+        workdir = Path(tempfile.mkdtemp(prefix="bench-agui-"))
+        self.process = subprocess.Popen(
+            [sys.executable, str(AGENT), str(port), str(workdir / "runs.log")],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_until(lambda: _listening(port), 30, "the AG-UI test agent did not start")
+        path = workdir / "agents.toml"
+        path.write_text(f'[agents.painter]\nurl = "http://127.0.0.1:{port}/ask"\n')
+        return path
+
+    def __exit__(self, *exc_info) -> None:
+        self.process.kill()
+        self.process.wait()
+
+
+def _listening(port: int) -> bool:
+    import socket
+
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+if __name__ == "__main__":
+    with AguiAgent() as agents:
+        os.environ["AGUI_AGENTS_FILE"] = str(agents)  # the stack's processes read it
+        bench_main("agui_roundtrip", run)
