@@ -12,7 +12,8 @@ TOML file:
     timeout_seconds = 60               # for connecting and between two events
     connection = "travel"              # each person's own credential (its service's headers)
 
-Only environment variables whose names start with `AGUI_` may be referenced; their values are
+Only environment variables whose names start with `AGUI_` or `MCP_` (shared with the MCP
+servers file) may be referenced; their values are
 read when a run starts and are never written to the database.
 """
 
@@ -24,7 +25,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-ENV_PREFIX = "AGUI_"
+ENV_PREFIXES = ("AGUI_", "MCP_")
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
 URL = re.compile(r"^https?://[^\s/@]+(/\S*)?$")
 
@@ -118,10 +119,10 @@ def _agent(path: Path, name: str, table) -> AguiAgentConfig:
         if not isinstance(headers, dict):
             raise AgentsFileError(f"{where}.headers: must be a table of header = variable name.")
         for header, variable in headers.items():
-            if not isinstance(variable, str) or not variable.startswith(ENV_PREFIX):
+            if not isinstance(variable, str) or not variable.startswith(ENV_PREFIXES):
                 raise AgentsFileError(
                     f"{where}.headers.{header}: {variable!r} is not allowed; only environment "
-                    f"variables whose names start with {ENV_PREFIX} can be sent to an agent."
+                    "variables whose names start with AGUI_ or MCP_ can be sent to an agent."
                 )
         values["headers"] = dict(headers)
     return AguiAgentConfig(**values)

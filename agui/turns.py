@@ -130,7 +130,9 @@ def _describe_run(run: dict) -> Outcome:
     if run["error"]:
         return Outcome(f"{events}; {run['error']}", failed=True)
     asked = [call["name"] for call in run["calls"]] + ["an interrupt"] * len(run["interrupts"])
-    return Outcome(f"{events}; asked through {', '.join(asked)}" if asked else f"{events}; done")
+    line = f"{events}; asked through {', '.join(asked)}" if asked else f"{events}; done"
+    # The agent's state as the run left it, viewable in the chat (secrets removed, shortened).
+    return Outcome(f"{line}; state {json.dumps(run['state'])}" if run["state"] else line)
 
 
 async def _answer_call(ctx: TurnContext, call: dict, render_kind: str | None):

@@ -8,6 +8,7 @@ import json
 import sys
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 
 def event(**fields) -> bytes:
@@ -105,6 +106,29 @@ def reply(path: str, body: dict):
         yield started(body) + finished(
             body, outcome={"type": "interrupt", "interrupts": [interrupt]}
         )
+    elif path == "stream":
+        # The first words, then the rest once the test has seen them (it creates `release`).
+        yield started(body) + event(type="TEXT_MESSAGE_START", messageId="m1", role="assistant")
+        yield event(type="TEXT_MESSAGE_CONTENT", messageId="m1", delta="Painting the")
+        while not (LOG.parent / "release").exists():
+            time.sleep(0.05)
+        yield event(type="TEXT_MESSAGE_CONTENT", messageId="m1", delta=" fence.")
+        yield event(type="TEXT_MESSAGE_END", messageId="m1") + finished(body)
+    elif path == "hang-once":
+        # The first POST of a run hangs (the playground is killed meanwhile); sent again under
+        # the same run id, the run asks, and the run after the answer replies.
+        if any(m["role"] == "tool" for m in body["messages"]):
+            yield started(body) + text("Thanks.") + finished(body)
+            return
+        sent = LOG.read_text().count(f'"runId": "{body["runId"]}"')
+        if sent == 1:
+            yield started(body)
+            time.sleep(120)
+            return
+        yield started(body) + tool_call(
+            "c1", "request_input", {"message": "Which colour?", "requestedSchema": COLOUR}
+        )
+        yield finished(body)
     elif path == "render":
         if any(m["role"] == "tool" for m in body["messages"]):
             yield started(body) + text("Thanks.") + finished(body)
@@ -124,7 +148,8 @@ class Handler(BaseHTTPRequestHandler):
         path = self.path.strip("/")
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         with open(LOG, "a") as file:
-            file.write(json.dumps({"path": path, "body": body}) + "\n")
+            headers = {name: self.headers[name] for name in ("Authorization", "X-Team")}
+            file.write(json.dumps({"path": path, "body": body, "headers": headers}) + "\n")
         if path == "html":
             self.send_response(200)
             self.send_header("Content-Type", "text/html")
@@ -147,7 +172,7 @@ class Handler(BaseHTTPRequestHandler):
 
 
 if __name__ == "__main__":
-    port, LOG = int(sys.argv[1]), sys.argv[2]
+    port, LOG = int(sys.argv[1]), Path(sys.argv[2])
     server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
     server.daemon_threads = True
     server.serve_forever()

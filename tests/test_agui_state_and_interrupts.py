@@ -3,6 +3,8 @@ its interrupts are questions, resumed with the answer as the resume payload; a C
 event sets a part's kind only to one that can show it; `agui_check` says what it found."""
 
 import io
+import json
+from html import escape
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -39,6 +41,9 @@ def test_the_state_is_kept_from_turn_to_turn(chat, client, server):
     assert server.runs("state")[-1]["state"] == {"count": 1, "seen": [f"{first.pk}-0"]}
     after = Step.objects.get(turn=second, name="AG-UI conversation after the turn")
     assert after.result["state"] == {"count": 2, "seen": [f"{second.pk}-0"]}
+    run = Step.objects.get(turn=second, name=f"AG-UI run {second.pk}-0")
+    assert run.outcome.endswith(f'state {{"count": 2, "seen": ["{second.pk}-0"]}}')
+    assert escape(run.outcome) in client.get(conversation.get_absolute_url()).content.decode()
 
 
 def test_the_agents_steps_are_shown(chat, client):
@@ -103,7 +108,7 @@ def test_agui_check_refuses_a_bad_agents_file(settings, tmp_path):
         call_command("agui_check")
 
 
-def test_headers_come_only_from_agui_variables(settings, tmp_path):
+def test_headers_come_only_from_agui_and_mcp_variables(settings, tmp_path):
     path = tmp_path / "agents.toml"
     path.write_text(
         '[agents.test]\nurl = "http://127.0.0.1:1/"\nheaders = { Authorization = "SECRET_KEY" }\n'
@@ -111,3 +116,16 @@ def test_headers_come_only_from_agui_variables(settings, tmp_path):
     settings.AGUI_AGENTS_FILE = str(path)
     with pytest.raises(CommandError, match="'SECRET_KEY' is not allowed"):
         call_command("agui_check")
+
+
+def test_a_header_is_read_from_its_variable_when_the_run_starts(
+    settings, tmp_path, server, monkeypatch
+):
+    extra = 'headers = { Authorization = "MCP_PAINTER_AUTH", X-Team = "AGUI_PAINTER_TEAM" }\n'
+    settings.AGUI_AGENTS_FILE = str(agents_file(tmp_path, server.url("state"), extra))
+    monkeypatch.setenv("MCP_PAINTER_AUTH", "Bearer painter-1")
+    monkeypatch.setenv("AGUI_PAINTER_TEAM", "walls")
+    call_command("agui_check", stdout=io.StringIO())
+    last = json.loads(server.log.read_text().splitlines()[-1])
+    assert last["headers"] == {"Authorization": "Bearer painter-1", "X-Team": "walls"}
+    assert "painter-1" not in json.dumps(list(Agent.objects.values()), default=str)

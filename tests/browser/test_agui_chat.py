@@ -1,13 +1,14 @@
 """A person chats with an AG-UI agent (Pydantic AI, its own adapter): its run and its own tool
-calls show as steps, its `request_input` call is a form, and the answer brings the reply; at 375
-and 1366 px, light and dark, nothing scrolls sideways and axe finds nothing serious."""
+calls show as steps, its text streams in, its `request_input` call is a form, and the answer
+brings the reply; at 375 and 1366 px, light and dark, nothing scrolls sideways and axe finds
+nothing serious."""
 
 import sqlite3
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.agui_support import PYDANTIC_SERVER, AguiServer
+from tests.agui_support import BROKEN_SERVER, PYDANTIC_SERVER, AguiServer
 from tests.browser.axe import serious_findings
 from tests.browser.chat import open_chat, screenshot, send
 from tests.live_server import LiveServer
@@ -17,23 +18,30 @@ pytestmark = pytest.mark.timeout(300)
 
 
 @pytest.fixture(scope="module")
-def live_server(tmp_path_factory, prepared_database):
-    workdir = tmp_path_factory.mktemp("agui-browser")
+def workdir(tmp_path_factory):
+    return tmp_path_factory.mktemp("agui-browser")
+
+
+@pytest.fixture(scope="module")
+def live_server(workdir, prepared_database):
     agent = AguiServer(PYDANTIC_SERVER, workdir / "runs.log")
+    streamer = AguiServer(BROKEN_SERVER, workdir / "stream.log")
     agents = workdir / "agents.toml"
     agents.write_text(
         f'[agents.painter]\ntitle = "Painter"\ndescription = "Paints things."\n'
         f'url = "{agent.url("ask")}"\n'
         f'\n[agents.weather]\ntitle = "Weather"\nurl = "{agent.url("lookup")}"\n'
+        f'\n[agents.streamer]\ntitle = "Streamer"\nurl = "{streamer.url("stream")}"\n'
     )
     server = LiveServer(workdir, env={"AGUI_AGENTS_FILE": str(agents)})
     with sqlite3.connect(prepared_database) as source, sqlite3.connect(server.db_path) as copy:
         source.backup(copy)
-    server.manage("agui_check")  # runs each agent once, and puts it on the home page
+    server.manage("shell", "-c", "from agui.catalog import sync_agents; sync_agents()")
     server.start()
     yield server
     server.stop()
     agent.stop()
+    streamer.stop()
 
 
 def looks(page, name: str) -> list[str]:
@@ -74,3 +82,14 @@ def test_the_agents_own_tool_calls_show_as_steps(page, live_server):
     expect(lookup.locator(".step-details")).to_contain_text('city: "Lisbon"')
     expect(lookup.locator(".step-details")).to_contain_text("sunny")
     assert looks(page, "steps") == []
+
+
+def test_the_agents_text_streams_in(page, live_server, workdir):
+    open_chat(page, live_server, "Streamer")
+    send(page, "paint the fence")
+    live = page.locator(".bubble.agent.live", has_text="Painting the")
+    live.wait_for()  # the first words, while the agent has not finished its run
+    screenshot(page, "agui-streaming")
+    (workdir / "release").touch()
+    page.locator(".bubble.agent:not(.live)", has_text="Painting the fence.").wait_for()
+    expect(live).to_be_hidden()
