@@ -156,6 +156,10 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(b"<html>Welcome</html>")
             return
+        if path == "old":  # an agent of another protocol version refuses the run input
+            self.send_response(422)
+            self.end_headers()
+            return
         if path == "missing":
             self.send_response(404)
             self.end_headers()

@@ -100,6 +100,23 @@ def test_agui_check_says_when_nothing_answers(settings, tmp_path):
     assert "refused the connection" in out.getvalue()
 
 
+def test_agui_check_says_when_the_agent_refuses_the_version(settings, tmp_path, server):
+    settings.AGUI_AGENTS_FILE = str(agents_file(tmp_path, server.url("old")))
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("agui_check", stdout=out)
+    assert "did not accept the run input (HTTP 422): is it an AG-UI 1.0 agent?" in out.getvalue()
+
+
+def test_agui_check_says_when_tls_fails(settings, tmp_path, server):
+    url = server.url("state").replace("http://", "https://")  # a plain HTTP port
+    settings.AGUI_AGENTS_FILE = str(agents_file(tmp_path, url))
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("agui_check", stdout=out)
+    assert "the TLS handshake failed" in out.getvalue()
+
+
 def test_agui_check_refuses_a_bad_agents_file(settings, tmp_path):
     path = tmp_path / "agents.toml"
     path.write_text('[agents.test]\nurl = "ftp://x"\n')
