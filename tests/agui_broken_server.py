@@ -91,10 +91,11 @@ def reply(path: str, body: dict):
         yield event(type="STEP_STARTED", stepName="counting")
         yield event(type="STEP_FINISHED", stepName="counting")
         yield text(f"Count is {count + 1}.") + finished(body)
-    elif path == "interrupt":
+    elif path in ("interrupt", "approval-interrupt"):
         if body.get("resume"):
             [entry] = body["resume"]
-            yield started(body) + text(f"Resumed: {json.dumps(entry['payload'])}.")
+            said = json.dumps(entry.get("payload")) if entry["status"] == "resolved" else "no"
+            yield started(body) + text(f"Resumed: {said}.")
             yield finished(body)
             return
         interrupt = {
@@ -103,6 +104,13 @@ def reply(path: str, body: dict):
             "message": "Which colour for the walls?",
             "responseSchema": COLOUR,
         }
+        if path == "approval-interrupt":  # about a tool call the agent is about to make
+            interrupt = {
+                "id": "int-2",
+                "reason": "tool_call",
+                "toolCallId": "c9",
+                "message": "Delete the staging database?",
+            }
         yield started(body) + finished(
             body, outcome={"type": "interrupt", "interrupts": [interrupt]}
         )

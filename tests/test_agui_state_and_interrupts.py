@@ -67,6 +67,27 @@ def test_an_interrupt_is_a_question_resumed_with_the_answer(chat, client, server
     assert resume == [{"interruptId": "int-1", "status": "resolved", "payload": {"colour": "red"}}]
 
 
+def test_a_declined_interrupt_is_resumed_as_cancelled(chat, client, server):
+    conversation = chat("interrupt")
+    send(client, conversation, "paint")
+    answer(client, pending(conversation), action="decline")
+    assert said(conversation) == ["Resumed: no."]
+    assert server.runs("interrupt")[-1]["resume"] == [
+        {"interruptId": "int-1", "status": "cancelled"}
+    ]
+
+
+def test_an_interrupt_about_a_tool_call_is_an_approval_card(chat, client, server):
+    conversation = chat("approval-interrupt")
+    send(client, conversation, "clean up")
+    card = pending(conversation)
+    assert (card.render_kind, card.message) == ("approval", "Delete the staging database?")
+    answer(client, card, scope="once")
+    assert said(conversation) == ['Resumed: {"approved": true}.']
+    [entry] = server.runs("approval-interrupt")[-1]["resume"]
+    assert entry == {"interruptId": "int-2", "status": "resolved", "payload": {"approved": True}}
+
+
 def test_a_render_event_for_a_kind_that_cannot_show_the_call_is_ignored(chat, client):
     conversation = chat("render")
     send(client, conversation, "paint")
