@@ -140,7 +140,10 @@ class RunReader:
     def outcome(self) -> dict:
         """Return the run as recorded: the wire, and what the chat and the next run need."""
         if not self.error and not self.finished:
-            self.error = "the stream ended before RUN_FINISHED (cut mid-run)"
+            self.error = (
+                "the stream ended before RUN_FINISHED (cut mid-run); send your message again "
+                "to retry"
+            )
         calls = [
             {"id": call["id"], "name": call["name"], "arguments": call["arguments"]}
             for call in self.calls.values()

@@ -67,9 +67,12 @@ def reply(path: str, body: dict):
             yield event(type="TEXT_MESSAGE_CONTENT", messageId="m1", delta="word ")
     elif path == "run-error":
         yield started(body) + event(type="RUN_ERROR", message="the model is down", code="E42")
-    elif path == "cut":
+    elif path == "cut" or (path == "cut-once" and LOG.read_text().count('"cut-once"') == 1):
         yield started(body) + event(type="TEXT_MESSAGE_START", messageId="m1", role="assistant")
         yield event(type="TEXT_MESSAGE_CONTENT", messageId="m1", delta="Half")
+    elif path == "cut-once":
+        users = [m["content"] for m in body["messages"] if m["role"] == "user"]
+        yield started(body) + text(f"Done: {users}.") + finished(body)
     elif path == "slow":
         yield started(body)
         time.sleep(5)

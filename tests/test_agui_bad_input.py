@@ -7,7 +7,7 @@ from elicitation.models import Part
 from playground.models import Message, Turn
 from tests.agui_support import BROKEN_SERVER, AguiServer, agents_file, chat_with
 from tests.live_server import free_port
-from tests.runtime_helpers import send
+from tests.runtime_helpers import said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -81,7 +81,19 @@ def test_run_error_is_a_clear_failure(run):
 
 
 def test_a_stream_cut_mid_run_is_reported(run):
-    assert "the stream ended before RUN_FINISHED (cut mid-run)" in run("cut")
+    assert "the stream ended before RUN_FINISHED (cut mid-run); send your message again" in run(
+        "cut"
+    )
+
+
+def test_a_turn_cut_mid_run_can_be_retried(settings, tmp_path, client, alice, server):
+    path = agents_file(tmp_path, server.url("cut-once"))
+    conversation = chat_with(settings, client, alice, path)
+    send(client, conversation, "paint it")
+    send(client, conversation, "paint it")  # again, as the error says
+    first, second = Turn.objects.filter(conversation=conversation).order_by("index")
+    assert (first.status, second.status) == (Turn.Status.FAILED, Turn.Status.DONE)
+    assert said(conversation)[-1] == "Done: ['paint it']."  # the failed turn is not replayed
 
 
 def test_a_delta_that_does_not_apply(run):
