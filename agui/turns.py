@@ -10,6 +10,7 @@ crash is sent again under the same id after a restart. The agent's state and mes
 over from run to run and from turn to turn.
 """
 
+import asyncio
 import json
 from datetime import UTC, datetime
 from functools import partial
@@ -20,7 +21,7 @@ from agui.client import run_once
 from connections.services import ServicesFileError, UnknownServiceError
 from elicitation import frontend_tools
 from elicitation.kinds import KINDS, approval
-from playground.live_text import LiveText
+from playground.live_text import STOP_CHECK_SECONDS, LiveText
 from playground.models import Step, Turn
 from playground.runtime import TurnContext
 from playground.steps import Outcome
@@ -115,9 +116,15 @@ async def _run(declared, credential, body: dict, ctx: TurnContext) -> dict:
         declared = agents_file.replace_headers(declared, opened.headers())
     live = LiveText(ctx.turn)
     await live.show("")
-    run = await run_once(declared, body, on_text=live.update)
+    running = asyncio.ensure_future(run_once(declared, body, on_text=live.update))
+    try:
+        # While the agent is silent, look for a Stop every STOP_CHECK_SECONDS (raises then).
+        while not (await asyncio.wait({running}, timeout=STOP_CHECK_SECONDS))[0]:
+            await live.update(live.text)
+    finally:
+        running.cancel()  # after a Stop: the agent sees its stream closed
     await live.show("", thinking=False)  # the text becomes a message next
-    return {"input": body, **run}
+    return {"input": body, **running.result()}
 
 
 def _moment(epoch: float | None) -> datetime | None:
