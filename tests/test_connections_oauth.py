@@ -179,6 +179,26 @@ def test_two_uses_at_once_renew_a_rotating_grant_once(client, alice, chat, provi
     assert provider.stats()["refreshes"] == 1
 
 
+def test_a_token_refused_before_it_runs_out_is_renewed_and_the_call_goes_on(
+    client, alice, chat, provider
+):
+    send(client, chat, "whoami")
+    client.get(callback_path(sign_in_at_provider(start_sign_in(client, pending(chat)))))
+    first = said(chat)[-1]
+    assert first.startswith("Signed in as person-1 (token sha256 ")
+    before = Connection.objects.get().values()["access_token"]
+    provider.expire_access_tokens()  # the server answers 401 to the token we still trust
+
+    send(client, chat, "whoami")
+    assert said(chat)[-1].startswith("Signed in as person-1 (token sha256 ")
+    assert said(chat)[-1] != first  # with the renewed token
+    connection = Connection.objects.get()
+    assert connection.values()["access_token"] != before
+    stats = provider.stats()
+    assert stats["refreshes"] == 1 and stats["reused"] == 0
+    assert not chat.parts.filter(state=Part.State.PENDING).exists()  # nothing to ask the person
+
+
 def test_a_grant_revoked_at_the_provider_asks_again(client, alice, chat, provider):
     send(client, chat, "whoami")
     client.get(callback_path(sign_in_at_provider(start_sign_in(client, pending(chat)))))
