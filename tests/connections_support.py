@@ -10,6 +10,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import pytest
 from django.core.management import call_command
 from django.db import connection
 
@@ -71,6 +72,16 @@ def services_file(directory: Path, test_url: str = "") -> Path:
         'env = { MCP_TEST_TOKEN = "{token}" }\n' + test
     )
     return path
+
+
+@pytest.fixture
+def demo(request, settings, tmp_path) -> DemoService:
+    """The vault with a key, and the `demo` service declared, checked against a DemoService."""
+    service = DemoService()
+    request.addfinalizer(service.stop)
+    settings.CONNECTIONS_KEYS = [new_key()]
+    settings.CONNECTION_SERVICES_FILE = str(services_file(tmp_path, service.url))
+    return service
 
 
 def everything_stored() -> str:

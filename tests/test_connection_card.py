@@ -11,26 +11,14 @@ from elicitation.models import Part
 from tests.connections_support import (
     GOOD_TOKEN,
     WRONG_TOKEN,
-    DemoService,
     capture_logs,
     digest,
     everything_stored,
-    new_key,
     raw_database,
-    services_file,
 )
 from tests.runtime_helpers import answer, pending, said, send, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def demo(request, settings, tmp_path):
-    service = DemoService()
-    request.addfinalizer(service.stop)
-    settings.CONNECTIONS_KEYS = [new_key()]
-    settings.CONNECTION_SERVICES_FILE = str(services_file(tmp_path, service.url))
-    return service
 
 
 @pytest.fixture
