@@ -8,6 +8,7 @@ secret is anywhere but sealed."""
 
 import threading
 from datetime import timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
 import pytest
@@ -309,3 +310,55 @@ def test_a_provider_on_a_private_address_is_refused_unless_allowed(
     assert "127.0.0.1 is a private or local address" in response.content.decode()
     assert provider.stats()["registered"] == 0
     assert not OAuthAuthorization.objects.exists() and not Connection.objects.exists()
+
+
+class Redirecting:
+    """A local server that answers every GET with a redirect to `to` and counts what it got."""
+
+    def __init__(self, to: str = ""):
+        self.hits: list[str] = []
+        hits, location = self.hits, to
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                hits.append(self.path)
+                self.send_response(302 if location else 404)
+                if location:
+                    self.send_header("Location", location + self.path)
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_a_provider_that_redirects_to_another_host_is_refused(client, alice, settings, tmp_path):
+    elsewhere = Redirecting()
+    provider = Redirecting(to=elsewhere.url)
+    try:
+        settings.CONNECTIONS_KEYS = [new_key()]
+        settings.CONNECTIONS_ALLOW_PRIVATE = True
+        path = tmp_path / "services.toml"
+        path.write_text(
+            '[services.moved]\ntitle = "Moved"\n'
+            f'oauth = {{ issuer = "{provider.url}", client_id = "ours" }}\n'
+        )
+        settings.CONNECTION_SERVICES_FILE = str(path)
+        client.force_login(alice)
+        response = client.post("/connections/new/moved", {"label": "Mine"}, follow=True)
+        host = provider.url.removeprefix("http://")
+        assert f"{host} answered with a redirect, which is not followed." in (
+            response.content.decode()
+        )
+        assert provider.hits and elsewhere.hits == []  # the other host was never asked
+        assert not OAuthAuthorization.objects.exists() and not Connection.objects.exists()
+    finally:
+        provider.stop()
+        elsewhere.stop()
