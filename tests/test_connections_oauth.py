@@ -8,7 +8,6 @@ secret is anywhere but sealed."""
 
 import threading
 from datetime import timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
 import pytest
@@ -18,7 +17,14 @@ from django.utils import timezone
 
 from connections.models import Connection, OAuthAuthorization, OAuthRegistration, use
 from elicitation.models import Part
-from tests.connections_support import capture_logs, everything_stored, new_key, raw_database
+from tests.connections_support import (
+    LocalServer,
+    QuietHandler,
+    capture_logs,
+    everything_stored,
+    new_key,
+    raw_database,
+)
 from tests.mcp_support import chat_with, http_servers_file
 from tests.oauth_support import (
     CLIENT_SECRET,
@@ -312,14 +318,14 @@ def test_a_provider_on_a_private_address_is_refused_unless_allowed(
     assert not OAuthAuthorization.objects.exists() and not Connection.objects.exists()
 
 
-class Redirecting:
-    """A local server that answers every GET with a redirect to `to` and counts what it got."""
+class Redirecting(LocalServer):
+    """A local server that answers every GET with a redirect to `to` (else 404), counting them."""
 
     def __init__(self, to: str = ""):
         self.hits: list[str] = []
         hits, location = self.hits, to
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_GET(self):
                 hits.append(self.path)
                 self.send_response(302 if location else 404)
@@ -327,16 +333,7 @@ class Redirecting:
                     self.send_header("Location", location + self.path)
                 self.end_headers()
 
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(Handler)
 
 
 def test_a_provider_that_redirects_to_another_host_is_refused(client, alice, settings, tmp_path):

@@ -12,7 +12,6 @@ from playwright.sync_api import expect
 
 from tests.browser.axe import serious_findings
 from tests.browser.chat import screenshot, socket_open
-from tests.browser.conftest import log_in
 from tests.connections_support import new_key, services_file
 from tests.fake_openai import MODEL, FakeOpenAI, text, tool_calls
 from tests.live_server import LiveServer
@@ -55,11 +54,8 @@ def live_server(tmp_path_factory, prepared_database, model):
     server.stop()
 
 
-def test_the_card_names_the_agent_being_made_and_connecting_makes_it(browser, live_server):
-    context = browser.new_context(viewport={"width": 1366, "height": 900})
-    page = context.new_page()
+def test_the_card_names_the_agent_being_made_and_connecting_makes_it(page, live_server):
     page.set_default_timeout(30_000)
-    log_in(page, live_server)
     page.get_by_role("button", name="New agent").click()
     page.wait_for_url("**/c/*/")
     socket_open(page)
@@ -87,4 +83,3 @@ def test_the_card_names_the_agent_being_made_and_connecting_makes_it(browser, li
     expect(chip).to_contain_text("Connected: Demo")
     expect(page.locator(".bubble.agent:not(.live)").last).to_contain_text(f"{name} is ready.")
     assert TOKEN not in page.content() and TOKEN not in live_server.log()
-    context.close()
