@@ -206,6 +206,21 @@ def test_a_token_refused_before_it_runs_out_is_renewed_and_the_call_goes_on(
     assert not chat.parts.filter(state=Part.State.PENDING).exists()  # nothing to ask the person
 
 
+def test_a_token_refused_with_a_grant_the_provider_no_longer_accepts_asks_again(
+    client, alice, chat, provider
+):
+    send(client, chat, "whoami")
+    client.get(callback_path(sign_in_at_provider(start_sign_in(client, pending(chat)))))
+    provider.revoke_all()  # before the token runs out: the server answers 401, renewal fails
+
+    send(client, chat, "whoami")
+    assert said(chat)[-1].startswith("Test server needs your notes connection: ")
+    assert not Connection.objects.exists()  # the refused grant is gone
+    send(client, chat, "whoami")
+    card = pending(chat)
+    assert card.render_kind == "connection" and card.normalized["existing"] is None
+
+
 def test_a_grant_revoked_at_the_provider_asks_again(client, alice, chat, provider):
     send(client, chat, "whoami")
     client.get(callback_path(sign_in_at_provider(start_sign_in(client, pending(chat)))))
