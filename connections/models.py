@@ -154,15 +154,18 @@ class Credential:
         return self.service.present(self.service.env, self.values)
 
 
-def use(owner, reference: str) -> Credential:
+def use(owner, reference: str, *, refused: Credential | None = None) -> Credential:
     """Return the credential of `owner`'s connection `reference`, marking it used now.
 
     An OAuth connection whose access token runs out is renewed first, with its row locked
     (`select_for_update`; SQLite's immediate transactions lock the database), so of two uses at
     once one refreshes and the other finds the new tokens: a rotating refresh token is never
-    sent twice. Raise ConnectionGoneError when the person has no such connection (revoked,
-    someone else's or not a reference at all) or the provider no longer accepts its grant
-    (it is deleted then, so asking for it again shows the card).
+    sent twice. So is one the service `refused` (HTTP 401) before it ran out, unless another
+    use renewed it meanwhile (the new tokens are returned then; a credential typed by hand
+    comes back as it was: there is nothing to renew). Raise ConnectionGoneError when the
+    person has no such connection (revoked, someone else's or not a reference at all) or the
+    provider no longer accepts its grant (it is deleted then, so asking for it again shows the
+    card).
     """
     with transaction.atomic():
         try:
@@ -174,7 +177,9 @@ def use(owner, reference: str) -> Credential:
         service = services.get(connection.service)
         values, gone = connection.values(), None
         expires_at = connection.expires_at
-        if connection.grant and expires_at and expires_at - RENEW_BEFORE <= timezone.now():
+        running_out = expires_at and expires_at - RENEW_BEFORE <= timezone.now()
+        was_refused = refused is not None and refused.values == values
+        if connection.grant and (running_out or was_refused):
             try:
                 values = connection.renew(service, values)
             except ConnectionGoneError as error:  # (kept until the deletion commits)

@@ -20,7 +20,11 @@ Use it when you need a decision or details only the person can give.
 - {"type": "boolean"};
 - a single choice: {"type": "string", "enum": [...]} or
   {"type": "string", "oneOf": [{"const": "a", "title": "A"}, ...]};
-- a multiple choice: {"type": "array", "items": {"enum": [...]}, "minItems": 1}.
+- a multiple choice: {"type": "array", "items": {"enum": [...]}, "minItems": 1};
+- a file: {"type": "string", "format": "data-url", "x-ui": {"accept": ["image/*"],
+  "maxSize": 5000000}} (several: {"type": "array", "items": {"type": "string",
+  "format": "data-url"}, "x-ui": {"maxFiles": 3}}). The answer names each file
+  ({"file": "<id>", "name", "size", "type", "sha256"}), never its bytes.
 Not allowed: nested objects, arrays of anything but string options, more than a few dozen
 options, and fields for passwords, tokens, API keys or other secrets (never ask for those).
 

@@ -13,10 +13,11 @@ import hashlib
 import io
 import logging
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from datetime import timedelta
 
 import filetype
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.files.base import ContentFile, File
 from django.core.files.storage import storages
@@ -38,6 +39,9 @@ PREVIEW_MAX_PIXELS = 40_000_000
 PREVIEW_SIZE = (480, 480)
 RASTER_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp")
 _HEAD_BYTES = 8192
+# What a multipart form adds around its values and files (boundaries, headers, file names).
+FORM_OVERHEAD_BYTES = 64 * 1024
+STREAM_BYTES = 64 * 1024  # a download's blocks (Django's ASGI handler sends 64 KiB at a time)
 
 
 def storage():
@@ -79,6 +83,21 @@ def receive(
         described[field.name] = [item.describe() for item in stored]
     keep = {name: [item["file"] for item in items] for name, items in described.items()}
     return described, problems, keep
+
+
+def body_limit(part_id: int) -> int | None:
+    """Return the most an answer to `part_id` may send in one request, in bytes: every file
+    its file fields take at their largest, and the form's other fields. None when there is no
+    such part (the view says so)."""
+    part = Part.objects.filter(pk=part_id).only("normalized").first()
+    if part is None:
+        return None
+    files = 0
+    if has_file_fields(part):
+        for field in file_fields(ElicitationRequest.from_dict(part.normalized)):
+            count = (field.max_items or contract.MAX_FILES) if field.multiple else 1
+            files += count * (field.max_size or contract.DEFAULT_FILE_BYTES)
+    return files + settings.DATA_UPLOAD_MAX_MEMORY_SIZE + FORM_OVERHEAD_BYTES
 
 
 def kept_files(part: Part, user, ids: Iterable[str]) -> list[AnswerFile]:
@@ -178,6 +197,18 @@ def open_bytes(answer_file: AnswerFile, *, preview: bool = False) -> bytes:
     """Return a file's bytes (or its preview's)."""
     with storage().open(answer_file.preview_as if preview else answer_file.stored_as) as handle:
         return handle.read()
+
+
+async def stream_bytes(answer_file: AnswerFile, *, preview: bool = False) -> AsyncIterator[bytes]:
+    """Yield a file's bytes (or its preview's) a block at a time, each read off the event loop:
+    a download never holds the whole file in memory, nor a thread while the client reads."""
+    name = answer_file.preview_as if preview else answer_file.stored_as
+    handle = await sync_to_async(storage().open, thread_sensitive=False)(name)
+    try:
+        while block := await sync_to_async(handle.read, thread_sensitive=False)(STREAM_BYTES):
+            yield block
+    finally:
+        await sync_to_async(handle.close, thread_sensitive=False)()
 
 
 @receiver(post_delete, sender=AnswerFile)

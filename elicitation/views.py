@@ -4,7 +4,7 @@ Every refusal re-renders the part with what the person sent, so nothing they typ
 and changes nothing in the database.
 """
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.utils.http import content_disposition_header
@@ -15,7 +15,7 @@ from elicitation.kinds import Answer, Refusal, kind_for
 from elicitation.models import AnswerFile, Part
 from elicitation.rendering import render_part_html, wire_context
 from elicitation.settle import settle_part
-from elicitation.uploads import discard_unsent, open_bytes
+from elicitation.uploads import discard_unsent, stream_bytes
 from elicitation.widgets import form_data
 from elicitation.zones import zone_of
 
@@ -108,14 +108,17 @@ def _get_file(request: HttpRequest, file_id: str) -> AnswerFile:
     return get_object_or_404(files, pk=file_id)
 
 
-def file_response(answer_file: AnswerFile, *, preview: bool = False) -> HttpResponse:
-    """Return a file's bytes as a download (a preview: the PNG made from it, inline)."""
+def file_response(answer_file: AnswerFile, *, preview: bool = False) -> StreamingHttpResponse:
+    """Return a file's bytes as a download (a preview: the PNG made from it, inline), streamed
+    as they are read from storage."""
+    content = stream_bytes(answer_file, preview=preview)
     if preview:
-        response = HttpResponse(open_bytes(answer_file, preview=True), content_type="image/png")
+        response = StreamingHttpResponse(content, content_type="image/png")
         response["Content-Disposition"] = "inline"
     else:
-        response = HttpResponse(open_bytes(answer_file), content_type=answer_file.content_type)
+        response = StreamingHttpResponse(content, content_type=answer_file.content_type)
         response["Content-Disposition"] = content_disposition_header(True, answer_file.name)
+        response["Content-Length"] = str(answer_file.size)
     for header, value in _FILE_HEADERS.items():
         response[header] = value
     return response

@@ -21,6 +21,7 @@ from pydantic_ai.models import Model
 from pydantic_ai.tool_manager import ToolManager
 
 from connections import services
+from llm_agents.attached_images import with_images, without_images
 from llm_agents.recording import RecordedModel, dump_messages
 from llm_agents.tools import (
     REQUEST_CONNECTION,
@@ -82,7 +83,8 @@ async def run_llm_turn(
         if not isinstance(result.output, DeferredToolRequests):
             break
         prompt, answers = None, await ask_the_person(ctx, result.output)
-    await ctx.step(HISTORY_STEP, dump_messages, messages, shown=False)
+    # Kept for the next turn without the images answers carried (bytes never enter a step).
+    await ctx.step(HISTORY_STEP, dump_messages, without_images(messages), shown=False)
 
 
 async def ask_the_person(ctx: TurnContext, requests: DeferredToolRequests) -> DeferredToolResults:
@@ -109,7 +111,8 @@ async def ask_the_person(ctx: TurnContext, requests: DeferredToolRequests) -> De
         response = await ctx.elicit(
             str(args.get("message", "")), args.get("requestedSchema"), id=call.tool_call_id
         )
-        answers.calls[call.tool_call_id] = response.envelope
+        # The envelope carries file references; the images among them go to the model too.
+        answers.calls[call.tool_call_id] = await with_images(ctx, response)
     return answers
 
 

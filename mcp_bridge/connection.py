@@ -15,7 +15,7 @@ again on a legacy session and `learn_legacy` remembers, in this process, to use 
 """
 
 import ssl
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 
 import httpx2
@@ -26,7 +26,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION, ErrorData
 from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
-from connections.models import ConnectionGoneError
+from connections.models import ConnectionGoneError, Credential
 from mcp_bridge.servers import ServerConfig
 
 CONNECT_SECONDS = 30.0
@@ -77,11 +77,11 @@ async def connect(
     Without `elicitation_callback` the connection still declares elicitation (so the server
     lists the same tools as for a call) and answers a question with an error saying why.
     """
-    environment, headers = server.environment(), server.header_values()
+    environment, headers, auth = server.environment(), server.header_values(), None
     if server.credential is not None:  # the person's own, opened now
         credential = await server.credential()
         environment |= credential.environment()
-        headers |= credential.headers()
+        auth = PersonCredential(server.credential, credential)
     async with AsyncExitStack() as stack:
         if server.transport == "stdio":
             target = StdioServerParameters(
@@ -94,6 +94,7 @@ async def connect(
             http = await stack.enter_async_context(
                 httpx2.AsyncClient(
                     headers=headers,
+                    auth=auth,
                     timeout=httpx2.Timeout(CONNECT_SECONDS, read=server.timeout_seconds),
                 )
             )
@@ -107,6 +108,34 @@ async def connect(
             cache=None,
         )
         yield await stack.enter_async_context(client)
+
+
+class PersonCredential(httpx2.Auth):
+    """Send the person's credential with each request of a session; on a 401, renew it once.
+
+    A session can outlive its access token's acceptance (the provider revoked and re-issued
+    it, or gave it a shorter life than it said): the refused request is sent again with the
+    renewed token (`connections.models.use`, the row locked as on any use). A credential that
+    cannot be renewed (typed by hand) leaves the 401 to fail the call; a grant the provider
+    no longer accepts is deleted as it fails, so the card asks again.
+    """
+
+    requires_request_body = True  # (read, so the refused request can be sent again)
+
+    def __init__(self, opener: Callable[..., Awaitable[Credential]], credential: Credential):
+        self.opener, self.credential = opener, credential
+
+    async def async_auth_flow(self, request: httpx2.Request):
+        request.headers.update(self.credential.headers())
+        response = yield request
+        if response.status_code != 401:
+            return
+        renewed = await self.opener(refused=self.credential)
+        if renewed.values == self.credential.values:
+            return  # nothing to renew: the call fails with the 401
+        self.credential = renewed
+        request.headers.update(renewed.headers())
+        yield request
 
 
 def _no_questions(server: ServerConfig) -> ElicitationFnT:

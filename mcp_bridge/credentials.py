@@ -5,7 +5,8 @@ person with none is asked for one with a `connection` card. So is a person whose
 can no longer be used: an OAuth grant the provider refuses to renew (revoked or expired) is
 deleted as it fails, and the card asks again. The credential itself is opened only when the
 SDK connection is made (`mcp_bridge.connection.connect`), never recorded: the SDK gets the
-stored access token as the `Authorization` header, renewed first when it runs out.
+stored access token as the `Authorization` header, renewed first when it runs out, and during a
+session when the server refuses it (HTTP 401) before then.
 """
 
 from dataclasses import replace

@@ -50,6 +50,8 @@ from pathlib import Path
 
 from django.conf import settings
 
+from connections import services
+
 ENV_PREFIX = "MCP_"
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
 DEFAULTS = {
@@ -179,7 +181,30 @@ def _read(path: Path) -> dict[str, ServerConfig]:
     servers = data.get("servers", {})
     if not isinstance(servers, dict):
         raise ServersFileError(f"{path}: servers must be a table ([servers.<name>]).")
-    return {name: _server(path, name, table) for name, table in servers.items()}
+    configured = {name: _server(path, name, table) for name, table in servers.items()}
+    _check_connections(path, configured)
+    return configured
+
+
+def _check_connections(path: Path, configured: dict[str, ServerConfig]) -> None:
+    """Refuse a `connection` naming a service the services file does not declare: found here,
+    not when a person first calls the server (or never, in the wizard)."""
+    taking = {name: server.connection for name, server in configured.items() if server.connection}
+    if not taking:
+        return
+    try:
+        declared = services.load()
+    except services.ServicesFileError as error:
+        raise ServersFileError(
+            f"{path}: servers take people's connections, but the services file cannot be "
+            f"read: {error}"
+        ) from None
+    for name, service in taking.items():
+        if service not in declared:
+            raise ServersFileError(
+                f"{path}: servers.{name}.connection: no service {service!r} is declared in the "
+                "services file (CONNECTION_SERVICES_FILE); declare it there or remove the line."
+            )
 
 
 def _server(path: Path, name: str, table) -> ServerConfig:

@@ -16,13 +16,14 @@ from django.urls import path  # noqa: E402
 from inbox.consumers import InboxConsumer  # noqa: E402
 from playground import server_loop, startup  # noqa: E402
 from playground.consumers import ConversationConsumer  # noqa: E402
+from playground.upload_limits import limit_answer_uploads  # noqa: E402
 
 # `manage.py serve` starts the embedded runner as soon as daphne's loop exists; under another
 # server it starts with the first connection.
 application = server_loop.remember_loop(
     ProtocolTypeRouter(
         {
-            "http": django_asgi_app,
+            "http": limit_answer_uploads(django_asgi_app),
             "websocket": AllowedHostsOriginValidator(
                 AuthMiddlewareStack(
                     URLRouter(

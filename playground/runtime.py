@@ -358,18 +358,22 @@ class TurnContext:
         )
         return response.accepted
 
-    async def request_connection(self, service: str, *, reason: str | None = None) -> Response:
+    async def request_connection(
+        self, service: str, *, reason: str | None = None, for_agent: str | None = None
+    ) -> Response:
         """Ask the person for a connection to `service` (declared in the services file).
 
         The card offers their existing connection, if any, and a form that posts the credential
         to the vault; an accepted response's content is a reference only: `{"connection",
-        "service", "label"}`. Pass it to `connection()` at the moment of use.
+        "service", "label"}`. Pass it to `connection()` at the moment of use. `for_agent`
+        names the agent the connection is for when it is not this one (the card names it).
         """
         declared = await sync_to_async(services.get)(service)
-        message = connection_message(declared, self.agent.name, reason)
+        message = connection_message(declared, for_agent or self.agent.name, reason)
         value = None
         if self._calls not in self._recorded.parts:  # (a replay shows the recorded card)
             value = await sync_to_async(connection_card)(self.user, declared)
+            value["for_agent"] = for_agent or ""
         return await self.render(kind="connection", message=message, value=value)
 
     async def find_connection(self, service: str) -> str | None:
@@ -377,16 +381,21 @@ class TurnContext:
         step, so a replay decides the same way)."""
         return await self.step(f"connection: {service}", latest, self.user, service, shown=False)
 
-    async def connection(self, reference: "str | Response") -> Credential:
+    async def connection(
+        self, reference: "str | Response", *, refused: Credential | None = None
+    ) -> Credential:
         """Return the credential a reference names, opened now: use it, never record it.
 
-        Raise `connections.models.ConnectionGoneError` when the person revoked it (or it is
-        not theirs: an agent of someone else's conversation can never use it).
+        Pass the credential the service `refused` (HTTP 401) to have an OAuth grant renewed
+        now rather than when it runs out. Raise `connections.models.ConnectionGoneError` when
+        the person revoked it (or it is not theirs: an agent of someone else's conversation can
+        never use it).
         """
         if isinstance(reference, Response):
             reference = reference.content.get("connection", "")
         # Off the shared thread: renewing an OAuth grant asks its provider, which may be slow.
-        return await sync_to_async(use, thread_sensitive=False)(self.user, str(reference))
+        opened = sync_to_async(use, thread_sensitive=False)
+        return await opened(self.user, str(reference), refused=refused)
 
     async def open_file(self, reference: "str | dict") -> AttachedFile:
         """Return a file attached to an answer in this conversation, by its reference (the

@@ -6,6 +6,7 @@ from django.contrib.auth.models import User
 from mcp_bridge.connection import forget_learned_protocols
 from playground.models import Agent, Conversation
 from tests import runtime_agents  # noqa: F401  (registers the test agents)
+from tests.connections_support import demo  # noqa: F401  (the vault with a `demo` service)
 
 
 @pytest.fixture(autouse=True)

@@ -10,6 +10,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import pytest
 from django.core.management import call_command
 from django.db import connection
 
@@ -25,7 +26,25 @@ def digest(value: str) -> str:
     return hashlib.sha256(value.encode()).hexdigest()
 
 
-class DemoService:
+class QuietHandler(BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+class LocalServer:
+    """An HTTP server on a free local port, answering with `handler` in threads of its own."""
+
+    def __init__(self, handler: type[BaseHTTPRequestHandler]):
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class DemoService(LocalServer):
     """A service whose /user (and /user/repos: two) answers `Bearer GOOD_TOKEN`, 401 to anything
     else."""
 
@@ -33,7 +52,7 @@ class DemoService:
         self.requests: list[str] = []  # the paths asked for
         seen = self.requests
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_GET(self):
                 seen.append(self.path)
                 good = self.headers.get("Authorization") == f"Bearer {GOOD_TOKEN}"
@@ -43,16 +62,7 @@ class DemoService:
                 found = repos if self.path == "/user/repos" else b'{"login": "alice"}'
                 self.wfile.write(found if good else b"{}")
 
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(Handler)
 
 
 def services_file(directory: Path, test_url: str = "") -> Path:
@@ -71,6 +81,16 @@ def services_file(directory: Path, test_url: str = "") -> Path:
         'env = { MCP_TEST_TOKEN = "{token}" }\n' + test
     )
     return path
+
+
+@pytest.fixture
+def demo(request, settings, tmp_path) -> DemoService:
+    """The vault with a key, and the `demo` service declared, checked against a DemoService."""
+    service = DemoService()
+    request.addfinalizer(service.stop)
+    settings.CONNECTIONS_KEYS = [new_key()]
+    settings.CONNECTION_SERVICES_FILE = str(services_file(tmp_path, service.url))
+    return service
 
 
 def everything_stored() -> str:

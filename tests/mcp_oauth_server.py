@@ -9,7 +9,8 @@ consent page) unless started with `deny`.
 
 Environment: TEST_CLIENT_ID, TEST_CLIENT_SECRET and TEST_REDIRECT_URI pre-register a client
 (for a service that declares its client id). Test-only routes: GET /test/stats (counts, never
-a token) and POST /test/revoke-all (as if the person revoked the app at the provider).
+a token), POST /test/revoke-all (as if the person revoked the app at the provider) and POST
+/test/expire-access (the access tokens stop working before they said; refresh tokens still do).
 """
 
 import hashlib
@@ -170,6 +171,12 @@ async def stats(request: Request) -> JSONResponse:
 async def revoke_all(request: Request) -> JSONResponse:
     provider.revoke_all()
     return JSONResponse({"revoked": True})
+
+
+@server.custom_route("/test/expire-access", methods=["POST"])
+async def expire_access(request: Request) -> JSONResponse:
+    provider.access.clear()
+    return JSONResponse({"expired": True})
 
 
 if __name__ == "__main__":

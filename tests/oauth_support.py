@@ -50,6 +50,9 @@ class OAuthTestServer:
     def revoke_all(self) -> None:
         httpx.post(f"{self.url}/test/revoke-all", timeout=10).raise_for_status()
 
+    def expire_access_tokens(self) -> None:
+        httpx.post(f"{self.url}/test/expire-access", timeout=10).raise_for_status()
+
     def stop(self) -> None:
         self.process.kill()
         self.process.wait()

@@ -2,9 +2,11 @@
 
 import hashlib
 import io
+import os
 from datetime import timedelta
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.contrib.auth.models import Permission, User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
@@ -58,6 +60,21 @@ def post(client: Client, part: Part, *, action="accept", end=True, **fields) -> 
     return client.post(f"/parts/{part.pk}/settle", data, HTTP_HX_REQUEST="true")
 
 
+def blocks(response) -> list[bytes]:
+    """Return a download as the blocks the view sent (it streams them as it reads them)."""
+    assert response.streaming, "a file is streamed, never read whole into the response"
+
+    async def read() -> list[bytes]:
+        return [block async for block in response.streaming_content]
+
+    return async_to_sync(read)()
+
+
+def downloaded(response) -> bytes:
+    """Return the bytes of a download."""
+    return b"".join(blocks(response))
+
+
 def upload(name: str, content: bytes, claimed: str = "text/plain") -> SimpleUploadedFile:
     return SimpleUploadedFile(name, content, content_type=claimed)
 
@@ -106,7 +123,7 @@ def test_a_raster_image_gets_a_preview_in_the_chip_made_by_decoding_it(client, a
     )
     preview = client.get(f"/files/{ref}/preview")
     assert preview.status_code == 200 and preview["Content-Type"] == "image/png"
-    assert Image.open(io.BytesIO(preview.content)).size == (480, 320)
+    assert Image.open(io.BytesIO(downloaded(preview))).size == (480, 320)
     # The log is no image: no preview for it.
     log_ref = part.response["content"]["log"]["file"]
     assert client.get(f"/files/{log_ref}/preview").status_code == 404
@@ -122,7 +139,8 @@ def test_a_download_is_an_attachment_of_the_stored_type_in_a_sandbox(client, ali
     ref = part.response["content"]["log"]["file"]
     response = client.get(f"/files/{ref}")
     assert response.status_code == 200
-    assert response.content == LOG
+    assert downloaded(response) == LOG
+    assert response["Content-Length"] == str(len(LOG))
     assert response["Content-Type"] == "text/plain"  # from the content, not the browser's claim
     assert response["Content-Disposition"].startswith("attachment;")
     assert "évil" in part.response["content"]["log"]["name"]
@@ -130,6 +148,19 @@ def test_a_download_is_an_attachment_of_the_stored_type_in_a_sandbox(client, ali
     assert response["X-Content-Type-Options"] == "nosniff"
     assert "sandbox" in response["Content-Security-Policy"]
     assert AnswerFile.objects.get().stored_as == ref  # the storage's name is the id
+
+
+def test_a_large_file_is_sent_block_by_block_as_it_is_read(client, alice):
+    _, part = asked(client, alice)
+    noise = io.BytesIO()
+    Image.frombytes("RGB", (300, 300), os.urandom(300 * 300 * 3)).save(noise, format="PNG")
+    big = noise.getvalue()  # random pixels do not compress: about 270 KB
+    post(client, part, log=upload("a.log", LOG), screenshots=upload("big.png", big, "image/png"))
+    part.refresh_from_db()
+    response = client.get(f"/files/{part.response['content']['screenshots'][0]['file']}")
+    sent = blocks(response)
+    assert b"".join(sent) == big and response["Content-Length"] == str(len(big))
+    assert len(sent) >= 4 and max(map(len, sent)) <= uploads.STREAM_BYTES
 
 
 def test_someone_else_gets_404_for_the_file_and_staff_who_review_get_it(client, alice, bob):
@@ -147,7 +178,7 @@ def test_someone_else_gets_404_for_the_file_and_staff_who_review_get_it(client, 
     bob.user_permissions.add(Permission.objects.get(codename="view_part"))
     staff = Client()
     staff.force_login(User.objects.get(pk=bob.pk))
-    assert staff.get(f"/files/{log}").content == LOG
+    assert downloaded(staff.get(f"/files/{log}")) == LOG
 
 
 def test_an_external_agent_fetches_its_conversations_files_with_its_token(alice, bob):
@@ -169,7 +200,7 @@ def test_an_external_agent_fetches_its_conversations_files_with_its_token(alice,
     envelope = api.get(f"/requests/{part.pk}").json()["envelope"]
     ref = envelope["content"]["invoice"]["file"]
     fetched = api.get(f"/files/{ref}")
-    assert fetched.status_code == 200 and fetched.content == pdf
+    assert fetched.status_code == 200 and downloaded(fetched) == pdf
     assert fetched["Content-Type"] == "application/pdf"
     assert ApiClient(bob).get(f"/files/{ref}").status_code == 404
 
@@ -292,7 +323,7 @@ def test_the_people_a_question_was_asked_of_may_fetch_its_files(client, alice, b
     part.refresh_from_db()
     assignee = Client()
     assignee.force_login(bob)
-    assert assignee.get(f"/files/{part.response['content']['log']['file']}").content == LOG
+    assert downloaded(assignee.get(f"/files/{part.response['content']['log']['file']}")) == LOG
 
 
 def test_staff_see_attached_files_in_the_admin_with_a_download(client, alice, admin_client):
@@ -303,4 +334,4 @@ def test_staff_see_attached_files_in_the_admin_with_a_download(client, alice, ad
     assert "run-1412.log" in listing and f"{len(LOG)} bytes" in listing
     page = admin_client.get(f"/admin/elicitation/answerfile/{answer_file.pk}/change/")
     assert f'href="/files/{answer_file.pk.hex}" download' in page.content.decode()
-    assert admin_client.get(f"/files/{answer_file.pk.hex}").content == LOG
+    assert downloaded(admin_client.get(f"/files/{answer_file.pk.hex}")) == LOG

@@ -11,26 +11,14 @@ from elicitation.models import Part
 from tests.connections_support import (
     GOOD_TOKEN,
     WRONG_TOKEN,
-    DemoService,
     capture_logs,
     digest,
     everything_stored,
-    new_key,
     raw_database,
-    services_file,
 )
 from tests.runtime_helpers import answer, pending, said, send, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def demo(request, settings, tmp_path):
-    service = DemoService()
-    request.addfinalizer(service.stop)
-    settings.CONNECTIONS_KEYS = [new_key()]
-    settings.CONNECTION_SERVICES_FILE = str(services_file(tmp_path, service.url))
-    return service
 
 
 @pytest.fixture
@@ -163,6 +151,21 @@ def test_someone_elses_card_or_connection_is_not_reachable(client, card, bob):
     assert "That connection was revoked meanwhile" in response.content.decode()
     card.refresh_from_db()
     assert card.is_pending
+
+
+def test_an_agent_that_routes_its_questions_still_asks_only_the_owner(demo, client, alice, bob):
+    conversation = start(alice, "test-connection")
+    conversation.agent.config = {"routing": {"questions": ["user:bob"]}}
+    conversation.agent.save()
+    client.force_login(alice)
+    send(client, conversation, "go")
+    card = pending(conversation)
+    assert card.render_kind == "connection" and card.ask == [] and not card.assigned_users.exists()
+    other = Client()
+    other.force_login(bob)
+    assert other.get(f"/c/{conversation.pk}/").status_code == 404
+    assert connect(other, card).status_code == 404
+    assert f"/parts/{card.pk}" not in other.get("/inbox/").content.decode()
 
 
 def test_the_vault_form_needs_its_csrf_token(card, alice):

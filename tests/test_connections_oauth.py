@@ -17,7 +17,14 @@ from django.utils import timezone
 
 from connections.models import Connection, OAuthAuthorization, OAuthRegistration, use
 from elicitation.models import Part
-from tests.connections_support import capture_logs, everything_stored, new_key, raw_database
+from tests.connections_support import (
+    LocalServer,
+    QuietHandler,
+    capture_logs,
+    everything_stored,
+    new_key,
+    raw_database,
+)
 from tests.mcp_support import chat_with, http_servers_file
 from tests.oauth_support import (
     CLIENT_SECRET,
@@ -179,6 +186,41 @@ def test_two_uses_at_once_renew_a_rotating_grant_once(client, alice, chat, provi
     assert provider.stats()["refreshes"] == 1
 
 
+def test_a_token_refused_before_it_runs_out_is_renewed_and_the_call_goes_on(
+    client, alice, chat, provider
+):
+    send(client, chat, "whoami")
+    client.get(callback_path(sign_in_at_provider(start_sign_in(client, pending(chat)))))
+    first = said(chat)[-1]
+    assert first.startswith("Signed in as person-1 (token sha256 ")
+    before = Connection.objects.get().values()["access_token"]
+    provider.expire_access_tokens()  # the server answers 401 to the token we still trust
+
+    send(client, chat, "whoami")
+    assert said(chat)[-1].startswith("Signed in as person-1 (token sha256 ")
+    assert said(chat)[-1] != first  # with the renewed token
+    connection = Connection.objects.get()
+    assert connection.values()["access_token"] != before
+    stats = provider.stats()
+    assert stats["refreshes"] == 1 and stats["reused"] == 0
+    assert not chat.parts.filter(state=Part.State.PENDING).exists()  # nothing to ask the person
+
+
+def test_a_token_refused_with_a_grant_the_provider_no_longer_accepts_asks_again(
+    client, alice, chat, provider
+):
+    send(client, chat, "whoami")
+    client.get(callback_path(sign_in_at_provider(start_sign_in(client, pending(chat)))))
+    provider.revoke_all()  # before the token runs out: the server answers 401, renewal fails
+
+    send(client, chat, "whoami")
+    assert said(chat)[-1].startswith("Test server needs your notes connection: ")
+    assert not Connection.objects.exists()  # the refused grant is gone
+    send(client, chat, "whoami")
+    card = pending(chat)
+    assert card.render_kind == "connection" and card.normalized["existing"] is None
+
+
 def test_a_grant_revoked_at_the_provider_asks_again(client, alice, chat, provider):
     send(client, chat, "whoami")
     client.get(callback_path(sign_in_at_provider(start_sign_in(client, pending(chat)))))
@@ -289,3 +331,46 @@ def test_a_provider_on_a_private_address_is_refused_unless_allowed(
     assert "127.0.0.1 is a private or local address" in response.content.decode()
     assert provider.stats()["registered"] == 0
     assert not OAuthAuthorization.objects.exists() and not Connection.objects.exists()
+
+
+class Redirecting(LocalServer):
+    """A local server that answers every GET with a redirect to `to` (else 404), counting them."""
+
+    def __init__(self, to: str = ""):
+        self.hits: list[str] = []
+        hits, location = self.hits, to
+
+        class Handler(QuietHandler):
+            def do_GET(self):
+                hits.append(self.path)
+                self.send_response(302 if location else 404)
+                if location:
+                    self.send_header("Location", location + self.path)
+                self.end_headers()
+
+        super().__init__(Handler)
+
+
+def test_a_provider_that_redirects_to_another_host_is_refused(client, alice, settings, tmp_path):
+    elsewhere = Redirecting()
+    provider = Redirecting(to=elsewhere.url)
+    try:
+        settings.CONNECTIONS_KEYS = [new_key()]
+        settings.CONNECTIONS_ALLOW_PRIVATE = True
+        path = tmp_path / "services.toml"
+        path.write_text(
+            '[services.moved]\ntitle = "Moved"\n'
+            f'oauth = {{ issuer = "{provider.url}", client_id = "ours" }}\n'
+        )
+        settings.CONNECTION_SERVICES_FILE = str(path)
+        client.force_login(alice)
+        response = client.post("/connections/new/moved", {"label": "Mine"}, follow=True)
+        host = provider.url.removeprefix("http://")
+        assert f"{host} answered with a redirect, which is not followed." in (
+            response.content.decode()
+        )
+        assert provider.hits and elsewhere.hits == []  # the other host was never asked
+        assert not OAuthAuthorization.objects.exists() and not Connection.objects.exists()
+    finally:
+        provider.stop()
+        elsewhere.stop()

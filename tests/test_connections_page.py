@@ -11,22 +11,10 @@ from connections.models import Connection
 from tests.connections_support import (
     GOOD_TOKEN,
     WRONG_TOKEN,
-    DemoService,
     everything_stored,
-    new_key,
-    services_file,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def demo(request, settings, tmp_path):
-    service = DemoService()
-    request.addfinalizer(service.stop)
-    settings.CONNECTIONS_KEYS = [new_key()]
-    settings.CONNECTION_SERVICES_FILE = str(services_file(tmp_path, service.url))
-    return service
 
 
 @pytest.fixture

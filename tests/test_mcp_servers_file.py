@@ -74,6 +74,10 @@ HTTP = '[servers.x]\ntransport = "http"\nurl = "http://h/"\n'
         (STDIO + "timeout = 3\n", "servers.x.timeout: unknown key"),
         (STDIO + "hold_minutes = -1\n", "servers.x.hold_minutes: must be a positive number"),
         ('[servers."Bad Name"]\ntransport = "stdio"\n', "servers.Bad Name: a name is lowercase"),
+        (
+            STDIO + 'connection = "github"\n',  # (this test declares no services)
+            "servers.x.connection: no service 'github' is declared in the services file",
+        ),
     ],
 )
 def test_a_bad_file_is_refused_naming_the_key_or_line(tmp_path, text, problem):

@@ -114,6 +114,9 @@ def test_the_card_asks_for_the_connection_and_connecting_makes_a_working_agent(
     assert card.message == REASON.format(agent=name)
     assert Agent.objects.get(pk=wizard.agent_id).is_draft  # made once the card is answered
     html = client.get(f"/c/{wizard.pk}/").content.decode()
+    # The card names the agent being made, whose connection it will be, not the setup agent.
+    assert f'<span class="asker">{name} asks to use your Demo connection</span>' in html
+    assert f"{name} gets a reference to it." in html
     assert f'hx-post="/parts/{card.pk}/connect"' in html
     assert 'name="field.token" type="password"' in html
 

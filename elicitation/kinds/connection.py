@@ -15,7 +15,8 @@ The runtime builds the request (`TurnContext.request_connection`) in the part's 
 service's name and title, the credential's fields (names and titles, never values), whether it
 is connected by signing in at the provider instead (`signin`: OAuth; the card's button then
 sends the person there, and the vault's callback settles the card) and the person's existing
-connection (`{"id", "label"}`, or none).
+connection (`{"id", "label"}`, or none), and the agent it is for when another asks on its
+behalf (`for_agent`).
 """
 
 from elicitation import contract
@@ -65,6 +66,9 @@ def parse_connection_request(payload: object, value: object) -> tuple[dict | Non
         "existing": existing and {"id": existing["id"], "label": str(existing.get("label", ""))},
         # Connected by signing in at the provider (OAuth) instead of typing a credential.
         "signin": data.get("signin") is True,
+        # The agent the connection is for, when another asks on its behalf (the wizard's setup
+        # agent asks for the agent it makes): the card names that one.
+        "for_agent": str(data.get("for_agent") or ""),
     }
     return card, ""
 

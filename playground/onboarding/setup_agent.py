@@ -205,7 +205,9 @@ async def _connect(ctx, config: dict, answered_by: str) -> list[str]:
             server=service["server"],
             service=service["title"],
         )
-        response = await ctx.request_connection(service["service"], reason=reason)
+        response = await ctx.request_connection(
+            service["service"], reason=reason, for_agent=config["name"]
+        )
         if not response.accepted:
             not_connected.append(service["title"])
     return not_connected

@@ -12,26 +12,8 @@ from playwright.sync_api import expect
 from tests.browser.axe import serious_findings
 from tests.browser.chat import ask, last_envelope, open_chat, screenshot, socket_open
 from tests.browser.conftest import log_in
+from tests.runtime_agents import FILES
 
-SCHEMA = {
-    "type": "object",
-    "properties": {
-        "log": {
-            "type": "string",
-            "format": "data-url",
-            "title": "Failing log",
-            "x-ui": {"accept": ["text/plain"], "maxSize": 2000},
-        },
-        "screenshots": {
-            "type": "array",
-            "title": "Screenshots",
-            "items": {"type": "string", "contentMediaType": "image/*"},
-            "x-ui": {"maxFiles": 2},
-        },
-        "ticket": {"type": "string", "title": "Ticket"},
-    },
-    "required": ["log"],
-}
 LOG = b"ERROR deploy failed at step 3\n"
 LOOKS = {"phone": ("light", 375), "phone-dark": ("dark", 375), "wide": ("light", 1366),
          "wide-dark": ("dark", 1366)}  # fmt: skip
@@ -57,7 +39,7 @@ def stored(server) -> list[str]:
 
 def test_refusal_progress_and_the_chip_with_a_preview_after_a_reload(page, live_server):
     open_chat(page, live_server, "Schema tester")
-    part = ask(page, "Attach the failing log and a screenshot.", SCHEMA)
+    part = ask(page, "Attach the failing log and a screenshot.", FILES)
     expect(part.get_by_text("Up to 2 KB. Text files only.")).to_be_visible()
     expect(
         part.get_by_text("Attach at most 2 files. Each file up to 10 MB. Images only.")
@@ -135,7 +117,7 @@ def test_the_file_field_and_its_chip_in_each_look(browser, live_server, look):
     page = context.new_page()
     log_in(page, live_server)
     open_chat(page, live_server, "Schema tester")
-    part = ask(page, "Attach the failing log and a screenshot.", SCHEMA)
+    part = ask(page, "Attach the failing log and a screenshot.", FILES)
     screenshot(part, f"files-form-{look}")
     part.get_by_label("Failing log").set_input_files([picked("run-1412.log", LOG)])
     part.get_by_label("Screenshots").set_input_files(
@@ -153,7 +135,7 @@ def test_the_file_field_and_its_chip_in_each_look(browser, live_server, look):
 def test_two_tabs_answering_one_wins_and_the_losers_upload_is_removed(browser, live_server, page):
     open_chat(page, live_server, "Schema tester")
     before = stored(live_server)
-    part = ask(page, "Attach the failing log.", SCHEMA)
+    part = ask(page, "Attach the failing log.", FILES)
     other = browser.new_context().new_page()
     log_in(other, live_server)
     # The second tab has no socket, so its form stays up when the first tab answers.
