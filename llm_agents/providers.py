@@ -115,8 +115,8 @@ def find(provider_name: str, model_name: str) -> Provider:
         if provider.name == provider_name and model_name in provider.models:
             return provider
     raise LookupError(
-        f'The model "{model_name}" of provider "{provider_name}" is not configured on this '
-        "playground any more: make a new LLM agent with one of the models offered."
+        f'The model "{model_name}" is not configured on this playground any more: edit the '
+        "agent (at the top of its chat) and pick one of the models offered."
     )
 
 

@@ -30,7 +30,7 @@ def test_several_providers_are_offered_by_name(settings):
 
 def test_a_model_that_is_not_declared_is_not_found(settings):
     settings.LLM_PROVIDERS, settings.LLM_BASE_URL, settings.ANTHROPIC_API_KEY = [], "", ""
-    with pytest.raises(LookupError, match="make a new LLM agent"):
+    with pytest.raises(LookupError, match="edit the agent"):
         providers.find("local", "llama3.2")
 
 
