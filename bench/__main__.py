@@ -18,6 +18,7 @@ NAMES = [
     "idle_sockets",
     "api_longpoll",
     "mcp_roundtrip",
+    "llm_overhead",
 ]
 
 
@@ -105,6 +106,17 @@ def headline(result: dict) -> tuple[str, str, str]:
                 )
                 + f"; push {r['push_median_ms']:.1f} ms",
                 ", ".join(f"{key.replace('_', ' ')} {r[f'{key}_ratio']:.2f}" for key in cells),
+            )
+        case "llm_overhead":
+            return (
+                f"{r['turns']} ask-and-reply turns, model {r['model_ms']:.0f} ms: overhead per "
+                f"request {r['overhead_per_request_median_ms']:.0f} ms (request → form "
+                f"{r['request_to_form_median_ms']:.0f}, answer → request "
+                f"{r['answer_to_request_median_ms']:.0f}, request → reply "
+                f"{r['request_to_reply_median_ms']:.0f}); send → first request "
+                f"{r['send_to_request_median_ms']:.0f} ms",
+                f"save-and-push {r['baseline_save_and_push_median_ms']:.0f} ms",
+                f"start {r['start_ratio']:.2f}",
             )
     return "", "", ""
 
