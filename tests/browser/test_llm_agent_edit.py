@@ -53,6 +53,7 @@ def test_the_owner_edits_the_agent_from_its_chat(page: Page, live_server, fake):
     # (The first model turn imports the client library: seconds on a busy machine.)
     page.locator(".bubble.agent", has_text="Hello.").wait_for()
     chat = page.url
+    look_at(page, "llm-agent-chat-with-edit-link")
 
     page.get_by_role("link", name="Edit Greeter").click()
     expect(page.get_by_role("heading", name="Edit Greeter")).to_be_visible()
