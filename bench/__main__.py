@@ -19,6 +19,7 @@ NAMES = [
     "api_longpoll",
     "mcp_roundtrip",
     "agui_roundtrip",
+    "llm_overhead",
 ]
 
 
@@ -114,6 +115,17 @@ def headline(result: dict) -> tuple[str, str, str]:
                 f"bare runs {r['form_bare_run_median_ms']:.0f} ms and "
                 f"{r['reply_bare_run_median_ms']:.0f} ms; push {r['push_median_ms']:.1f} ms",
                 f"form {r['form_ratio']:.2f}, reply {r['reply_ratio']:.2f}",
+            )
+        case "llm_overhead":
+            return (
+                f"{r['turns']} ask-and-reply turns, model {r['model_ms']:.0f} ms: overhead per "
+                f"request {r['overhead_per_request_median_ms']:.0f} ms (request → form "
+                f"{r['request_to_form_median_ms']:.0f}, answer → request "
+                f"{r['answer_to_request_median_ms']:.0f}, request → reply "
+                f"{r['request_to_reply_median_ms']:.0f}); send → first request "
+                f"{r['send_to_request_median_ms']:.0f} ms",
+                f"save-and-push {r['baseline_save_and_push_median_ms']:.0f} ms",
+                f"start {r['start_ratio']:.2f}",
             )
     return "", "", ""
 

@@ -25,6 +25,7 @@ KIND = "llm"
     description="A model you configured answers.",
     listed=False,
     schedule=planned,  # a wizard-made one runs on its trigger; others have none
+    edit_url="edit_llm_agent",
 )
 async def llm_agent(ctx, message: str) -> None:
     if await setup_agent.is_setup_turn(ctx):

@@ -1,9 +1,15 @@
-"""The form a person fills in to make an LLM agent: a configured model, never an address."""
+"""The form a person fills in to make or edit an LLM agent: a configured model, never an
+address."""
 
 from django import forms
 
-from llm_agents import providers
+from llm_agents import providers, registered_toolsets
 from mcp_bridge import servers
+
+# What the form sets in an agent's config; an edit keeps every other key (a wizard-made
+# agent's platform and trigger), and the lists of a field the form does not show.
+EDITED = ("provider", "model", "instructions", "temperature")
+LISTS = ("mcp_servers", "toolsets")
 
 
 class LlmAgentForm(forms.Form):
@@ -28,6 +34,12 @@ class LlmAgentForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
         help_text="Their tools are offered to the model; tools that change things ask you first.",
     )
+    toolsets = forms.MultipleChoiceField(
+        required=False,
+        label="Toolsets",
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Tools this playground adds; tools that change things ask you first.",
+    )
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
@@ -37,17 +49,35 @@ class LlmAgentForm(forms.Form):
             self.fields["mcp_servers"].choices = [(s.name, s.display_name) for s in usable]
         else:
             del self.fields["mcp_servers"]
+        if registered := registered_toolsets.choices():
+            self.fields["toolsets"].choices = registered
+        else:
+            del self.fields["toolsets"]
 
-    def config(self) -> dict:
-        """Return the agent's configuration: provider and model by name, never a URL or key."""
-        provider, model = self.cleaned_data["model"].split("/", 1)
-        config = {
-            "provider": provider,
-            "model": model,
-            "instructions": self.cleaned_data["instructions"],
+    @staticmethod
+    def initial_from(agent) -> dict:
+        """Return the form's values for an agent as it is configured."""
+        config = agent.config
+        return {
+            "name": agent.name,
+            "model": f"{config.get('provider', '')}/{config.get('model', '')}",
+            "instructions": config.get("instructions", ""),
+            "temperature": config.get("temperature"),
+            "mcp_servers": config.get("mcp_servers", []),
+            "toolsets": config.get("toolsets", []),
         }
-        if self.cleaned_data.get("mcp_servers"):
-            config["mcp_servers"] = self.cleaned_data["mcp_servers"]
+
+    def config(self, keep: dict | None = None) -> dict:
+        """Return the agent's configuration: provider and model by name, never a URL or key;
+        `keep` is the configuration being edited (what the form does not set stays)."""
+        provider, model = self.cleaned_data["model"].split("/", 1)
+        shown = [*EDITED, *(many for many in LISTS if many in self.fields)]
+        config = {key: value for key, value in (keep or {}).items() if key not in shown}
+        config |= {"provider": provider, "model": model}
+        config["instructions"] = self.cleaned_data["instructions"]
+        for many in LISTS:
+            if self.cleaned_data.get(many):
+                config[many] = self.cleaned_data[many]
         if self.cleaned_data["temperature"] is not None:
             config["temperature"] = self.cleaned_data["temperature"]
         return config

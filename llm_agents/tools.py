@@ -3,7 +3,8 @@ deployment declares services), and the toolsets a deployment adds.
 
 `request_input` is a deferred tool: a payload the contract accepts ends the model's run with a
 question (`CallDeferred`), which the turn shows as a form; one it cannot show is answered at
-once with the degradation text, so the model can correct it. Tools of registered toolsets run
+once with the degradation text, so the model can correct it. Tools of the toolsets a deployment
+registers (llm_agents.registered_toolsets) run
 as recorded steps of the turn (a replay never runs them twice); MCP servers' tools go through
 our bridge, which records its own round trips. Tools marked destructive ask for approval
 first (`ApprovalRequired`), through the approval card.
@@ -13,7 +14,6 @@ types the credential (or signs in) in the vault's own form, and the model gets t
 only (`{"action": "accept", "content": {"connection", "service", "label"}}`), never a value.
 """
 
-from collections.abc import Callable
 from typing import Any
 
 from pydantic_ai import CallDeferred, RunContext, Tool
@@ -24,6 +24,7 @@ from connections import services
 from elicitation import contract
 from elicitation.frontend_tools import REQUEST_INPUT_DESCRIPTION
 from llm_agents.mcp_tools import mcp_toolsets
+from llm_agents.registered_toolsets import TOOLSETS
 from playground.runtime import TurnContext
 
 REQUEST_INPUT = "request_input"
@@ -75,23 +76,6 @@ def request_connection_tool(declared: dict[str, services.Service]) -> Tool | Non
     return Tool(
         request_connection, name=REQUEST_CONNECTION, description=description, takes_ctx=True
     )
-
-
-# --- toolsets a deployment adds ---------------------------------------------------------------
-
-ToolsetFactory = Callable[[TurnContext], AbstractToolset[TurnContext]]
-
-
-TOOLSETS: dict[str, ToolsetFactory] = {}
-
-
-def register_toolset(name: str, factory: ToolsetFactory) -> None:
-    """Offer a toolset to LLM agents under `name` (an agent's config lists the ones it uses).
-
-    A tool whose definition has `metadata={"destructive": True}` (an MCP tool's
-    `destructiveHint`) asks the person for approval before each call.
-    """
-    TOOLSETS[name] = factory
 
 
 async def toolsets_for(ctx: TurnContext, config: dict) -> list[AbstractToolset[TurnContext]]:

@@ -136,8 +136,8 @@ def explain(error: Exception, provider_label: str) -> str:
             )
         if status == 404:
             return (
-                f"{who} does not know this model (HTTP 404): make a new LLM agent with one of "
-                "the models offered."
+                f"{who} does not know this model (HTTP 404): edit the agent (at the top of its "
+                "chat) and pick one of the models offered."
             )
         if status == 429:
             return (

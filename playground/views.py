@@ -153,6 +153,7 @@ def render_conversation(request: HttpRequest, conversation: Conversation) -> Tem
             "samples": spec.samples if spec else (),
             "agent": conversation.agent,
             "panel": panel,
+            "edit_url": spec.edit_url if spec and not read_only and not draft else "",
         }
         | fragments.status_context(conversation),
     )

@@ -4,10 +4,15 @@ It answers `POST /v1/chat/completions` from a script, one reply per request, and
 request body it received. A reply is `text("...")`, `tool_calls(("name", {args}), ...)`, an
 HTTP error (`failure(429)`), or raw bytes of a broken stream (`garbage(...)`); `hold=True`
 streams the first word and then waits until the test calls `release()`.
+
+For bench/llm_overhead.py: `delay` is how long the model "thinks" before it answers,
+`repeat=True` plays the script again from its start after its last reply, and `timings`
+holds when each request arrived and when its answer was sent in full (time.time()).
 """
 
 import json
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -56,9 +61,11 @@ USAGE = {"prompt_tokens": 12, "completion_tokens": 5, "total_tokens": 17}
 
 
 class FakeOpenAI:
-    def __init__(self, *replies: Reply):
+    def __init__(self, *replies: Reply, delay: float = 0.0, repeat: bool = False):
         self.replies = list(replies)
+        self.delay, self.repeat = delay, repeat
         self.requests: list[dict] = []
+        self.timings: list[tuple[float, float]] = []
         self.released = threading.Event()
         self.port = free_port()
         self.server = ThreadingHTTPServer(("127.0.0.1", self.port), self._handler())
@@ -86,14 +93,19 @@ class FakeOpenAI:
                 pass
 
             def do_POST(self) -> None:
+                received = time.time()
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 fake.requests.append(body)
                 index = len(fake.requests) - 1
-                reply = fake.replies[min(index, len(fake.replies) - 1)]
+                count = len(fake.replies)
+                reply = fake.replies[index % count if fake.repeat else min(index, count - 1)]
+                time.sleep(fake.delay)
                 try:
                     fake.answer(self, reply)
+                    self.wfile.flush()
                 except OSError:
                     pass  # the playground went away mid-stream (a test killed it)
+                fake.timings.append((received, time.time()))
 
         return Handler
 

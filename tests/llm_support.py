@@ -15,7 +15,7 @@ from pydantic_ai.messages import ModelMessage, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
 from pydantic_ai.toolsets import FunctionToolset
 
-from llm_agents.tools import register_toolset
+from llm_agents.registered_toolsets import register_toolset
 from llm_agents.turns import run_llm_turn
 from playground.agents import agent
 
@@ -84,6 +84,7 @@ register_toolset(
     lambda ctx: FunctionToolset(
         [Tool(delete_file, metadata={"destructive": True}), Tool(file_size)]
     ),
+    title="Files (test): size and delete",
 )
 
 

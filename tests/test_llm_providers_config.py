@@ -1,5 +1,7 @@
 """Which models the playground offers: declared in the environment, built by pydantic-ai."""
 
+import asyncio
+
 import pytest
 from pydantic_ai.models.anthropic import AnthropicModel
 from pydantic_ai.models.openai import OpenAIChatModel
@@ -28,9 +30,34 @@ def test_several_providers_are_offered_by_name(settings):
     )  # a key never shows in a repr (or a log line made of one)
 
 
+def test_the_turns_on_one_loop_share_a_model_and_its_client(settings):
+    # A client took 0.1 s to make (its TLS context), twice a turn, before it was kept.
+    settings.LLM_PROVIDERS, settings.ANTHROPIC_API_KEY = [], ""
+    settings.LLM_BASE_URL, settings.LLM_MODELS = "http://localhost:8080/v1", ["qwen", "phi"]
+    [local] = providers.configured_providers()
+
+    async def two_turns():
+        first, second = providers.build_model(local, "qwen"), providers.build_model(local, "qwen")
+        assert first is second and first.client is second.client
+        assert providers.build_model(local, "phi") is not first
+        return first
+
+    async def with_another_timeout(before):
+        settings.LLM_TIMEOUT_SECONDS += 1  # a changed setting makes a model with it
+        return providers.build_model(local, "qwen") is not before
+
+    one_loop = asyncio.run(two_turns())
+    assert asyncio.run(two_turns()) is not one_loop  # a client's connections belong to its loop
+
+    async def changed():
+        return await with_another_timeout(await two_turns())
+
+    assert asyncio.run(changed())
+
+
 def test_a_model_that_is_not_declared_is_not_found(settings):
     settings.LLM_PROVIDERS, settings.LLM_BASE_URL, settings.ANTHROPIC_API_KEY = [], "", ""
-    with pytest.raises(LookupError, match="make a new LLM agent"):
+    with pytest.raises(LookupError, match="edit the agent"):
         providers.find("local", "llama3.2")
 
 

@@ -3,8 +3,11 @@
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
 
+from tests.browser.chat import screenshot
+
 AXE = Axe()
 BLOCKING = ("serious", "critical")
+LOOKS = [(width, scheme) for width in (375, 1366) for scheme in ("light", "dark")]
 
 
 def serious_findings(page: Page, where: str) -> list[str]:
@@ -16,3 +19,19 @@ def serious_findings(page: Page, where: str) -> list[str]:
         for violation in violations
         if violation["impact"] in BLOCKING
     ]
+
+
+def look_at(page: Page, name: str) -> None:
+    """Screenshot the page in every look; fail on anything axe finds serious, or a sideways
+    scroll on a phone."""
+    findings = []
+    for width, scheme in LOOKS:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.emulate_media(color_scheme=scheme)
+        screenshot(page, f"{name}-{width}-{scheme}")
+        findings += serious_findings(page, f"{name} {width} {scheme}")
+        fits = page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+        assert fits, f"{name} scrolls sideways at {width} px"
+    page.set_viewport_size({"width": 1366, "height": 900})
+    page.emulate_media(color_scheme="light")
+    assert not findings, findings

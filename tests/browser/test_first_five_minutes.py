@@ -10,27 +10,9 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.axe import serious_findings
+from tests.browser.axe import look_at
 from tests.browser.chat import open_chat, screenshot, send, socket_open
 from tests.browser.conftest import USERS
-
-LOOKS = [(width, scheme) for width in (375, 1366) for scheme in ("light", "dark")]
-
-
-def look_at(page: Page, name: str) -> None:
-    """Screenshot the page in every look; fail on anything axe finds serious, or a sideways
-    scroll on a phone."""
-    findings = []
-    for width, scheme in LOOKS:
-        page.set_viewport_size({"width": width, "height": 900})
-        page.emulate_media(color_scheme=scheme)
-        screenshot(page, f"{name}-{width}-{scheme}")
-        findings += serious_findings(page, f"{name} {width} {scheme}")
-        fits = page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
-        assert fits, f"{name} scrolls sideways at {width} px"
-    page.set_viewport_size({"width": 1366, "height": 900})
-    page.emulate_media(color_scheme="light")
-    assert not findings, findings
 
 
 def test_the_first_page_shows_the_product_and_a_sample_is_one_click(page: Page, live_server):
