@@ -105,7 +105,13 @@ class LiveServer:
 
     def start(self) -> None:
         self.start_without_visiting()
-        self.wait_until_answering()
+        try:
+            self.wait_until_answering()
+        except BaseException:
+            # A server that never answered would outlive the suite: its fixture's teardown does
+            # not run when the setup fails (two such servers were left running after a loaded run).
+            self.stop()
+            raise
 
     def ensure_running(self) -> None:
         """Start the server again if an earlier test left it stopped (or still starting)."""
