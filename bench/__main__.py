@@ -18,6 +18,7 @@ NAMES = [
     "idle_sockets",
     "api_longpoll",
     "mcp_roundtrip",
+    "schedules",
 ]
 
 
@@ -105,6 +106,19 @@ def headline(result: dict) -> tuple[str, str, str]:
                 )
                 + f"; push {r['push_median_ms']:.1f} ms",
                 ", ".join(f"{key.replace('_', ' ')} {r[f'{key}_ratio']:.2f}" for key in cells),
+            )
+        case "schedules":
+            processes = [key.removesuffix("_cpu_pct_none") for key in r if key.endswith("_none")]
+            cpu = ", ".join(f"{name} {r[f'{name}_cpu_pct_scheduled']:.2f} %" for name in processes)
+            base = ", ".join(f"{name} {r[f'{name}_cpu_pct_none']:.2f} %" for name in processes)
+            return (
+                f"{r['schedules']:,} schedules: idle CPU {cpu}; slot to run, {r['slots']} "
+                f"slots: median {r['delay_many_median_ms']:.0f} ms, "
+                f"p99 {r['delay_many_p99_ms']:.0f} ms",
+                f"none: idle CPU {base}; {r['slots']} slots with nothing else scheduled: "
+                f"median {r['delay_base_median_ms']:.0f} ms, p99 {r['delay_base_p99_ms']:.0f} ms",
+                f"CPU +{r['cpu_pct_added']:.2f} points, delay {r['delay_ratio_median']:.2f} "
+                f"(p99 {r['delay_ratio_p99']:.2f})",
             )
     return "", "", ""
 
