@@ -19,6 +19,8 @@ NAMES = [
     "api_longpoll",
     "mcp_roundtrip",
     "schedules",
+    "inbox",
+    "notify",
 ]
 
 
@@ -119,6 +121,28 @@ def headline(result: dict) -> tuple[str, str, str]:
                 f"median {r['delay_base_median_ms']:.0f} ms, p99 {r['delay_base_p99_ms']:.0f} ms",
                 f"CPU +{r['cpu_pct_added']:.2f} points, delay {r['delay_ratio_median']:.2f} "
                 f"(p99 {r['delay_ratio_p99']:.2f})",
+            )
+        case "inbox":
+            return (
+                f"{r['questions']:,} waiting ({r['people']:,} people, {r['groups']} groups), 10 "
+                f"of them mine: page {r['page_queries_large']} queries, {r['page_ms_large']:.0f} "
+                f"ms; count {r['count_queries_large']} query, {r['count_ms_large']:.1f} ms",
+                f"the same 10 alone: page {r['page_queries_small']} queries, "
+                f"{r['page_ms_small']:.0f} ms; count {r['count_queries_small']} query, "
+                f"{r['count_ms_small']:.1f} ms",
+                f"page {r['page_ratio']:.2f}, count {r['count_ratio']:.2f}",
+            )
+        case "notify":
+            return (
+                f"{r['questions']:,} questions for {r['people']:,} people in "
+                f"{r['asking_s']:.0f} s: {r['mails']:,} mails (at most "
+                f"{r['most_mails_per_person']} a person, {r['questions_mailed_twice']} twice), "
+                f"after the grace period median {r['late_median_s']:.1f} s, max "
+                f"{r['late_max_s']:.1f} s; {r['cycles_per_s_sending']:.1f} cycles/s while sending",
+                f"{r['cycles_per_s_quiet']:.1f} cycles/s with nothing to send (each against bare "
+                "POSTs of its own run)",
+                f"settle ratio {r['settle_ratio_sending']:.2f} vs {r['settle_ratio_quiet']:.2f} "
+                f"({r['settle_change']:.2f})",
             )
     return "", "", ""
 

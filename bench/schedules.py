@@ -1,6 +1,7 @@
 """schedules: what 10,000 agents with schedules cost the runners, and how late a slot starts.
 
-1. With no schedule at all, every server process idle for `--idle` seconds: its CPU.
+1. After a few warm-up slots (every runner up and through its first), with no schedule due
+   for a day, every server process idle for `--idle` seconds: its CPU.
 2. Baseline delay: SLOTS agents whose schedules fall due in the next minute (two a second, at
    whole seconds, as RFC 5545 rules have them) and nothing else scheduled; for each slot, the
    time from the slot to its run's first word (the bench agent's `ctx.say` at the start of the
@@ -33,6 +34,8 @@ def measure(stack, schedules: int, idle: float) -> dict:
 
     owner = User.objects.get(username=USERNAME)
     figures: dict = {"schedules": schedules, "slots": SLOTS, "idle_s": idle}
+    # Warm up: every runner is up and has fired a slot (a worker's start-up is not idle).
+    _delays(owner, "warm", 2 * PER_SECOND * len(stack.processes()))
     none = _idle_cpu(stack, idle)
     base = _delays(owner, "base", SLOTS)
     _add(owner, "idle", schedules - 2 * SLOTS, first=_now() + timedelta(days=1))
