@@ -20,6 +20,9 @@ NAMES = [
     "mcp_roundtrip",
     "agui_roundtrip",
     "llm_overhead",
+    "schedules",
+    "inbox",
+    "notify",
 ]
 
 
@@ -126,6 +129,41 @@ def headline(result: dict) -> tuple[str, str, str]:
                 f"{r['send_to_request_median_ms']:.0f} ms",
                 f"save-and-push {r['baseline_save_and_push_median_ms']:.0f} ms",
                 f"start {r['start_ratio']:.2f}",
+            )
+        case "schedules":
+            processes = [key.removesuffix("_cpu_pct_none") for key in r if key.endswith("_none")]
+            cpu = ", ".join(f"{name} {r[f'{name}_cpu_pct_scheduled']:.2f} %" for name in processes)
+            base = ", ".join(f"{name} {r[f'{name}_cpu_pct_none']:.2f} %" for name in processes)
+            return (
+                f"{r['schedules']:,} schedules: idle CPU {cpu}; slot to run, {r['slots']} "
+                f"slots: median {r['delay_many_median_ms']:.0f} ms, "
+                f"p99 {r['delay_many_p99_ms']:.0f} ms",
+                f"none: idle CPU {base}; {r['slots']} slots with nothing else scheduled: "
+                f"median {r['delay_base_median_ms']:.0f} ms, p99 {r['delay_base_p99_ms']:.0f} ms",
+                f"CPU +{r['cpu_pct_added']:.2f} points, delay {r['delay_ratio_median']:.2f} "
+                f"(p99 {r['delay_ratio_p99']:.2f})",
+            )
+        case "inbox":
+            return (
+                f"{r['questions']:,} waiting ({r['people']:,} people, {r['groups']} groups), 10 "
+                f"of them mine: page {r['page_queries_large']} queries, {r['page_ms_large']:.0f} "
+                f"ms; count {r['count_queries_large']} query, {r['count_ms_large']:.1f} ms",
+                f"the same 10 alone: page {r['page_queries_small']} queries, "
+                f"{r['page_ms_small']:.0f} ms; count {r['count_queries_small']} query, "
+                f"{r['count_ms_small']:.1f} ms",
+                f"page {r['page_ratio']:.2f}, count {r['count_ratio']:.2f}",
+            )
+        case "notify":
+            return (
+                f"{r['questions']:,} questions for {r['people']:,} people in "
+                f"{r['asking_s']:.0f} s: {r['mails']:,} mails (at most "
+                f"{r['most_mails_per_person']} a person, {r['questions_mailed_twice']} twice), "
+                f"after the grace period median {r['late_median_s']:.1f} s, max "
+                f"{r['late_max_s']:.1f} s; {r['cycles_per_s_sending']:.1f} cycles/s while sending",
+                f"{r['cycles_per_s_quiet']:.1f} cycles/s with nothing to send (each against bare "
+                "POSTs of its own run)",
+                f"settle ratio {r['settle_ratio_sending']:.2f} vs {r['settle_ratio_quiet']:.2f} "
+                f"({r['settle_change']:.2f})",
             )
     return "", "", ""
 

@@ -34,3 +34,8 @@ async def _slow_call() -> str:
 @agent("bench-slow", name="Bench: one slow step", description="Awaits a 1 s step, then replies.")
 async def bench_slow(ctx, message: str) -> None:
     await ctx.say(f"Reply {message}: {await ctx.step('slow call', _slow_call)}.")
+
+
+@agent("bench-tick", name="Bench: one line", description="Says one line (a scheduled run).")
+async def bench_tick(ctx, message: str) -> None:
+    await ctx.say("tick")  # its time is when the run started (schedules' delay)

@@ -5,7 +5,8 @@ action, which settles pending parts the way the person's Cancel button would.
 """
 
 import json
-from datetime import timedelta
+from collections.abc import Callable
+from datetime import datetime, timedelta
 
 from django.contrib import admin, messages
 from django.contrib.admin import ActionLocation
@@ -33,6 +34,15 @@ from elicitation.review import describe_duration, search, with_answer_time
 from elicitation.settle import settle_part
 
 BOTH_PAGES = [ActionLocation.CHANGE_LIST, ActionLocation.CHANGE_FORM]
+# What apps above add to a part's timeline (notify: each notification sent), as
+# (label, moment) pairs; this app cannot import them.
+TIMELINE_STEPS: list[Callable[[Part], list[tuple[str, datetime]]]] = []
+
+
+def add_timeline_steps(steps: Callable[[Part], list[tuple[str, datetime]]]) -> None:
+    TIMELINE_STEPS.append(steps)
+
+
 SETTLED_LABELS = {
     Part.State.SUBMITTED: "Answered",
     Part.State.DECLINED: "Declined",
@@ -263,6 +273,15 @@ class PartAdmin(admin.ModelAdmin):
         ]
         if part.escalate_to:  # after "Shown": who was added, and when
             steps.insert(2, (f"Escalated to {', '.join(part.escalate_to)}", part.escalated_at))
+        for label, moment in sorted(
+            (step for source in TIMELINE_STEPS for step in source(part)), key=lambda s: s[1]
+        ):
+            # Before the first step that came later or has not happened yet.
+            at = next(
+                (i for i, (_, then) in enumerate(steps) if i and (then is None or then > moment)),
+                len(steps),
+            )
+            steps.insert(at, (label, moment))
         rows = []
         for label, moment in steps:
             if moment is None:

@@ -108,3 +108,19 @@ async def propose_setup(ctx, choice: str, message: str, draft: dict) -> dict:
     from llm_agents import setup
 
     return await setup.propose(ctx, choice, message, draft)
+
+
+def triage_missing(platform: str, user_id: int) -> list[str]:
+    """Return what Support triage's check of the platform lacks for the person: a server for
+    the platform, a model (see playground/builtin_agents/support_triage.py)."""
+    lacking = platforms.plan({"platform": platform}, user_id)["missing"]
+    return lacking + ([] if setup_model() else [platforms.no_model({})])
+
+
+async def triage_check(ctx, settings: dict, instructions: str) -> None:
+    """Run one check of Support triage with the setup agent's model."""
+    # Imported at the first check: it needs pydantic_ai (see turns above).
+    from llm_agents import triage
+
+    choice = await ctx.step("the model that checks", setup_model, shown=False)
+    await triage.check(ctx, settings, instructions, choice)

@@ -8,6 +8,7 @@ class LlmAgentsConfig(AppConfig):
     def ready(self) -> None:
         # Imported here, once the app registry is ready (Django's documented place for it).
         from llm_agents import agent, providers
+        from playground.builtin_agents.support_triage import Checker, register_checker
         from playground.onboarding.answerers import Answerer, register_answerer
         from playground.onboarding.model_setup import ModelSetup, register
 
@@ -17,3 +18,5 @@ class LlmAgentsConfig(AppConfig):
         register(
             ModelSetup(agent.setup_model, agent.propose_setup, agent.missing, agent.connections)
         )
+        # Support triage's runs read the platform with a model and its servers when there are.
+        register_checker(Checker(agent.triage_missing, agent.triage_check))

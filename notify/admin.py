@@ -1,7 +1,12 @@
-"""The notification queue in the admin: each notice, and what was sent about it (read-only)."""
+"""The notification queue in the admin: each notice, and what was sent about it (read-only);
+what was sent also shows on the timeline of the question's review."""
+
+from datetime import datetime
 
 from django.contrib import admin
 
+from elicitation.admin import add_timeline_steps
+from elicitation.models import Part
 from notify.models import Notice, Sent
 
 
@@ -27,3 +32,19 @@ class NoticeAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+
+def sent_steps(part: Part) -> list[tuple[str, datetime]]:
+    """Return each notification sent about the part, for its review's timeline."""
+    sent = Sent.objects.filter(notice__part=part).select_related("notice__user")
+    return [
+        (
+            f"{'Reminded' if row.reminder else 'Told'} {row.notice.user.get_username()} "
+            f"({'email' if row.channel == Sent.Channel.EMAIL else 'browser notification'})",
+            row.sent_at,
+        )
+        for row in sent
+    ]
+
+
+add_timeline_steps(sent_steps)

@@ -47,6 +47,16 @@ def notice_new_part(sender, instance: Part, created: bool, **kwargs) -> None:
     )
 
 
+def notice_escalated(part: Part, now: datetime) -> None:
+    """When a waiting question is asked of more people (escalation): owe each newcomer a
+    notice after the grace period, as for a new question; those owed one keep theirs."""
+    due = now + timedelta(seconds=settings.NOTIFY_AFTER_SECONDS)
+    Notice.objects.bulk_create(
+        [Notice(part=part, user_id=uid, due_at=due) for uid in recipients_for(part)],
+        ignore_conflicts=True,
+    )
+
+
 @dataclass
 class Batch:
     """One person's notices, leased together, and what to tell them."""

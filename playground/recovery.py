@@ -17,6 +17,7 @@ from django.utils import timezone
 from elicitation.models import Part
 from elicitation.uploads import remove_unsent
 from inbox.escalation import escalate_due
+from notify.queue import notice_escalated
 from playground.models import Turn
 from playground.push import tell_audience_soon
 from playground.tasks import mark_for_resume
@@ -53,6 +54,7 @@ def _escalate() -> list[int]:
     escalated = escalate_due()
     for part in escalated:
         tell_audience_soon(part)  # it arrives in the inbox of everyone added
+        notice_escalated(part, part.escalated_at)  # and they are told, as of a new question
     return [part.pk for part in escalated]
 
 

@@ -281,6 +281,11 @@ def test_staff_see_each_notice_and_what_was_sent_in_the_admin(client, ada, smtp)
     assert f"/admin/notify/notice/{notice.pk}/change/" in listed
     page = staff.get(f"/admin/notify/notice/{notice.pk}/change/").content.decode()
     assert "Email" in page and "ada" in page
+    # The question's review shows it on its timeline, between asking and answering.
+    review = staff.get(f"/admin/elicitation/part/{part.pk}/change/").content.decode()
+    timeline = review.split('<ol class="timeline">', 1)[1].split("</ol>", 1)[0]
+    told = timeline.index("Told ada (email)")
+    assert timeline.index("Asked") < told < timeline.index("not yet")
 
 
 def test_a_routed_question_is_emailed_to_everyone_who_may_answer_it(client, ada, smtp):
@@ -298,3 +303,28 @@ def test_a_routed_question_is_emailed_to_everyone_who_may_answer_it(client, ada,
 
     run_at(part.created_at + timedelta(seconds=61))
     assert sorted(mail["To"] for mail in smtp.mails) == ["ada@example.com", "bob@example.com"]
+
+
+def test_people_added_by_an_escalation_are_emailed_after_the_grace_period(client, ada, smtp):
+    """Escalation adds people to a waiting question, and tells them as of a new question."""
+    from django.contrib.auth.models import Group
+
+    from playground import recovery
+
+    bob = User.objects.create_user("bob", email="bob@example.com", password="bob-password-1")
+    dana = User.objects.create_user("dana", email="dana@example.com", password="dana-pass-1")
+    Group.objects.create(name="release-managers").user_set.add(ada, bob, dana)
+    conversation = start(ada, "test-escalating")
+    send(client, conversation, "release")
+    part = conversation.parts.get()
+    run_at(part.created_at + timedelta(seconds=61))
+    assert sorted(mail["To"] for mail in smtp.mails) == ["ada@example.com", "bob@example.com"]
+
+    Part.objects.filter(pk=part.pk).update(escalate_at=part.created_at)  # the minute is up
+    assert recovery.sweep()["escalated"] == [part.pk]
+    part.refresh_from_db()
+    run_at(part.escalated_at + timedelta(seconds=59))
+    assert len(smtp.mails) == 2  # the grace period, as for a new question
+    run_at(part.escalated_at + timedelta(seconds=61))
+    assert [mail["To"] for mail in smtp.mails[2:]] == ["dana@example.com"]
+    assert "Which version should I release?" in text_of(smtp.mails[2])

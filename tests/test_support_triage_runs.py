@@ -1,41 +1,94 @@
 """Support triage keeps its promise: the interval the person chooses becomes a real schedule of
-theirs, and each run says plainly that nothing is connected, never that it flagged anything."""
+theirs; with a model and an MCP server declared for the platform each run reads it with the
+server's tools and asks in the Runs conversation, and without them each run says what is
+missing, never that it flagged anything."""
 
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from pydantic_ai.models.function import FunctionModel
 
+from llm_agents import providers
 from playground import scheduler
-from playground.models import Schedule
+from playground.models import Conversation, Schedule, Turn
 from tests.conftest import make_conversation
+from tests.llm_support import REQUESTS, _stream, call, scripted, tool_results
+from tests.mcp_support import stdio_servers_file
 from tests.runtime_helpers import answer, pending, said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_the_chosen_interval_runs_for_real_and_each_run_says_what_it_could_not_read(
-    client, alice, seeded
-):
+@pytest.fixture
+def model(settings, monkeypatch):
+    """A configured provider whose model is the scripted FunctionModel (the outside service)."""
+    settings.LLM_PROVIDERS = [
+        {"name": "scripted", "base_url": "http://127.0.0.1:9/v1", "models": ["m"]}
+    ]
+    settings.LLM_BASE_URL, settings.ANTHROPIC_API_KEY = "", ""
+    monkeypatch.setattr(
+        providers, "build_model", lambda provider, name: FunctionModel(stream_function=_stream)
+    )
+
+
+@pytest.fixture
+def zendesk_server(settings, tmp_path):
+    settings.MCP_SERVERS_FILE = str(stdio_servers_file(tmp_path, extra='platforms = ["zendesk"]\n'))
+
+
+def schedule_checks(client, alice) -> tuple[Conversation, Schedule]:
     client.force_login(alice)
     conversation = make_conversation(alice, "support-triage")
     send(client, conversation, "Watch our Zendesk for urgent tickets")
-    before = timezone.now()
     answer(
         client, pending(conversation), platform="zendesk", interval_minutes="15", urgent_only="true"
     )
+    return conversation, Schedule.objects.get(agent__slug="support-triage", owner=alice)
+
+
+def test_without_a_server_or_a_model_each_run_says_what_is_missing(client, alice, seeded, settings):
+    settings.LLM_PROVIDERS, settings.LLM_BASE_URL, settings.ANTHROPIC_API_KEY = [], "", ""
+    before = timezone.now()
+    conversation, schedule = schedule_checks(client, alice)
     (reply,) = said(conversation)
     assert reply.startswith("Scheduled: I'll run every 15 minutes, each run a turn in my **Runs**")
-    assert "Nothing is connected to Zendesk in this playground" in reply
+    assert "I cannot read Zendesk yet" in reply and "No MCP server for Zendesk" in reply
 
-    schedule = Schedule.objects.get(agent__slug="support-triage", owner=alice)
     assert schedule.description == "every 15 minutes" and not schedule.paused
     assert before < schedule.next_run_at <= before + timedelta(minutes=15, seconds=1)
     scheduler.fire_due(now=schedule.next_run_at)
     schedule.refresh_from_db()
-    assert said(schedule.conversation) == [
-        "Checked for urgent tickets on **Zendesk**: nothing is connected to Zendesk in this "
-        "playground, so nothing was read and nothing was flagged."
-    ]
+    (run,) = said(schedule.conversation)
+    assert run.startswith(
+        "Checked for urgent tickets on **Zendesk**: nothing was read and nothing was flagged."
+    )
+    assert 'platforms = ["zendesk"]' in run and "No model is configured" in run
     page = client.get("/agents/support-triage/").content.decode()
     assert "Runs every 15 minutes." in page and ">Pause<" in page
+
+
+def test_with_a_model_and_a_server_each_run_reads_the_platform_and_asks(
+    client, alice, seeded, model, zendesk_server
+):
+    conversation, schedule = schedule_checks(client, alice)
+    (reply,) = said(conversation)
+    assert "Each run reads Zendesk and flags urgent tickets" in reply
+
+    flag = {"type": "object", "properties": {"flag": {"type": "boolean", "title": "Flag it"}}}
+    scripted(
+        [call("echo", text="ticket 42: checkout is down")],
+        [call("request_input", message="Ticket 42 looks urgent: flag it?", requestedSchema=flag)],
+        lambda messages: f"Flagged: {tool_results(messages)[0]}",
+    )
+    started, _ = scheduler.fire_due(now=schedule.next_run_at)
+    [turn] = Turn.objects.filter(pk__in=started)
+    schedule.refresh_from_db()
+    assert turn.conversation_id == schedule.conversation_id and turn.scheduled
+    assert "flag the urgent tickets that need a person" in str(REQUESTS[0])
+    question = pending(schedule.conversation)
+    assert question.message == "Ticket 42 looks urgent: flag it?"
+    answer(client, question, flag="true")
+    turn.refresh_from_db()
+    assert turn.status == Turn.Status.DONE
+    assert said(schedule.conversation)[-1] == "Flagged: ticket 42: checkout is down"

@@ -1,9 +1,14 @@
 """Support triage: asks which support platform to watch and how often, then really runs that
 often (a schedule of the person's own, each run a turn in its Runs conversation).
 
-No support platform is connected in the playground, so a run says plainly that it read
-nothing and flagged nothing, instead of pretending; Pause and Run now are on its page.
+A run reads the platform only through a checker an app above the playground registers
+(llm_agents: a model with the MCP servers declared for the platform). Lacking one, or what the
+checker needs, a run says plainly what it lacks and that it read and flagged nothing, instead
+of pretending; Pause and Run now are on its page.
 """
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
@@ -46,6 +51,30 @@ SETUP = {
 LABELS = {option["const"]: option["title"] for option in SETUP["properties"]["platform"]["oneOf"]}
 
 
+@dataclass(frozen=True)
+class Checker:
+    """How a run really checks the platform, offered by an app above the playground."""
+
+    # (platform, user id) -> what a check lacks for that person, in sentences; none: ready.
+    missing: Callable[[str, int], list[str]]
+    # One check of the scheduled turn; called only when nothing is missing.
+    check: Callable[..., Awaitable[None]]
+
+
+CHECKERS: list[Checker] = []
+
+
+def register_checker(checker: Checker) -> None:
+    CHECKERS.append(checker)
+
+
+def missing(platform: str, user_id: int) -> list[str]:
+    """Return what a check of the platform lacks for the person (nothing: it can read it)."""
+    if not CHECKERS:
+        return [f"Nothing is connected to {LABELS[platform]} in this playground."]
+    return CHECKERS[0].missing(platform, user_id)
+
+
 @agent(
     "support-triage",
     name="Support triage",
@@ -75,13 +104,27 @@ async def support_triage(ctx, message: str) -> None:
     # The page's schedule panel appears with Pause and Run now.
     panel = await sync_to_async(scheduler.render_panel)(ctx.agent, ctx.user)
     await push_html(ctx.conversation.pk, panel)
-    platform = LABELS[content["platform"]]
-    await ctx.say(
-        f"Scheduled: I'll run every {content['interval_minutes']} minutes, each run a turn in "
-        "my **Runs** conversation; pause it or run it now from the panel above. Nothing is "
-        f"connected to {platform} in this playground, so each run will say that it read "
-        f"nothing, rather than pretend to flag {_what(content)}."
+    lacking = await ctx.step(
+        "what a check lacks", missing, content["platform"], ctx.user.pk, shown=False
     )
+    scheduled = (
+        f"Scheduled: I'll run every {content['interval_minutes']} minutes, each run a turn in "
+        "my **Runs** conversation; pause it or run it now from the panel above."
+    )
+    if not lacking:
+        await ctx.say(
+            f"{scheduled} Each run reads {LABELS[content['platform']]} and flags "
+            f"{_what(content)}, asking you here when it needs a decision."
+        )
+        return
+    await ctx.say(
+        f"{scheduled} I cannot read {LABELS[content['platform']]} yet, so each run will say "
+        f"so rather than pretend to flag {_what(content)}:\n\n{_lines(lacking)}"
+    )
+
+
+def _lines(sentences: list[str]) -> str:
+    return "\n".join(f"- {sentence}" for sentence in sentences)
 
 
 def _what(settings: dict) -> str:
@@ -102,11 +145,32 @@ def _schedule(agent_id: int, user_id: int, content: dict) -> dict:
 
 
 async def _check(ctx) -> None:
-    """One scheduled check: say what it would look at, and that nothing could be read."""
+    """One scheduled check: the registered checker's, or what it lacks and that nothing was
+    read."""
     mine = Schedule.objects.filter(agent=ctx.agent, owner=ctx.user)
     settings = await mine.values_list("config", flat=True).afirst() or {}
-    platform = LABELS.get(settings.get("platform"), "the support platform")
+    if settings.get("platform") not in LABELS:
+        await ctx.say("I have no platform to check: tell me which one in a message.")
+        return
+    lacking = await ctx.step(
+        "what a check lacks", missing, settings["platform"], ctx.user.pk, shown=False
+    )
+    if not lacking:
+        await CHECKERS[0].check(ctx, settings, instructions(settings))
+        return
     await ctx.say(
-        f"Checked for {_what(settings)} on **{platform}**: nothing is connected to {platform} "
-        "in this playground, so nothing was read and nothing was flagged."
+        f"Checked for {_what(settings)} on **{LABELS[settings['platform']]}**: nothing was "
+        f"read and nothing was flagged.\n\n{_lines(lacking)}"
+    )
+
+
+def instructions(settings: dict) -> str:
+    """Return what a checker's model is told to do on one run."""
+    platform = LABELS[settings["platform"]]
+    return (
+        f"You are Support triage. On each run, read the {platform} tickets and conversations "
+        f"opened or updated recently with your tools and flag the {_what(settings)} that need "
+        "a person: list each with its title, who raised it and why it needs someone. When a "
+        "decision is the person's to make, ask with request_input. Never say you read or "
+        "flagged something you did not do with a tool; if nothing needs a person, say so."
     )

@@ -2,6 +2,8 @@
 notification in the person's other tab and is emailed; the email's link opens the question with
 its first field focused. The settings page at phone and laptop widths, light and dark, axe."""
 
+import html
+import os
 import re
 import sqlite3
 
@@ -10,9 +12,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.axe import serious_findings
-from tests.browser.chat import open_chat, screenshot
+from tests.browser.chat import ARTIFACTS, open_chat, screenshot
 from tests.browser.conftest import log_in
-from tests.live_server import LiveServer, wait_for
+from tests.live_server import BASE_DIR, LiveServer, wait_for
 from tests.smtp_support import SmtpServer, text_of
 
 NEW_TOKEN = (
@@ -95,12 +97,33 @@ def test_a_question_elsewhere_notifies_the_other_tab_and_its_email_links_to_it(
     [mail] = smtp.mails
     link = re.search(r"Answer it: (\S+)", text_of(mail)).group(1)
     assert link.endswith(f"/q/{asked.json()['id']}/")  # it opens the conversation at the question
+    look_at_the_mail(browser, mail)
 
     page.goto(link)
     question = page.locator(f"#{part_id}")
     expect(question).to_be_in_viewport()
     expect(question.get_by_label("Region")).to_be_focused()
     context.close()
+
+
+def look_at_the_mail(browser, mail) -> None:
+    """Show the mail the SMTP server received as a mail client shows plain text
+    (README_SCREENSHOTS=1 saves it for the README)."""
+    docs = BASE_DIR / "docs/screenshots" if os.environ.get("README_SCREENSHOTS") else ARTIFACTS
+    headers = "".join(
+        f"<div><b>{name}:</b> {html.escape(str(mail[name]))}</div>"
+        for name in ("From", "To", "Subject")
+    )
+    page = browser.new_page(viewport={"width": 760, "height": 400})
+    page.set_content(
+        "<body style='font: 15px system-ui; margin: 0; padding: 16px; background: #fff'>"
+        f"<div style='border-bottom: 1px solid #ccc; padding-bottom: 8px'>{headers}</div>"
+        f"<pre style='font: 14px ui-monospace, monospace; white-space: pre-wrap'>"
+        f"{html.escape(text_of(mail))}</pre></body>"
+    )
+    docs.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=docs / "email.png", full_page=True)
+    page.close()
 
 
 @pytest.mark.parametrize(
