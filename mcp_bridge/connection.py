@@ -15,12 +15,13 @@ again on a legacy session and `learn_legacy` remembers, in this process, to use 
 """
 
 import ssl
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 
 import httpx2
 from mcp import Client, StdioServerParameters
 from mcp.client.session import ElicitationFnT, MessageHandlerFnT
+from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION, ErrorData
@@ -28,6 +29,8 @@ from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
 from connections.models import ConnectionGoneError
 from mcp_bridge.servers import ServerConfig
+from mcp_bridge.wire import watched
+from playground.wire import WireLog
 
 CONNECT_SECONDS = 30.0
 # The SDK's NoBackChannelError text (sent as INVALID_REQUEST): a server-initiated request had
@@ -71,24 +74,38 @@ async def connect(
     *,
     elicitation_callback: ElicitationFnT | None = None,
     message_handler: MessageHandlerFnT | None = None,
+    log_to: int | None = None,
+    ended: Callable[[], None] | None = None,
 ) -> AsyncIterator[Client]:
     """Connect to `server` with the official SDK client (see `ServerConfig.protocol`).
 
     Without `elicitation_callback` the connection still declares elicitation (so the server
     lists the same tools as for a call) and answers a question with an error saying why.
+    With `log_to` (a conversation's id) every message goes to that conversation's Wire panel,
+    header and credential values removed; `ended` is called when the server stops sending.
     """
     environment, headers = server.environment(), server.header_values()
     if server.credential is not None:  # the person's own, opened now
         credential = await server.credential()
         environment |= credential.environment()
         headers |= credential.headers()
+    log = None
+    if log_to is not None:
+        log = WireLog(
+            log_to, f"MCP: {server.display_name}", [*environment.values(), *headers.values()]
+        )
+        log.event(
+            _opening(server, mode=protocol_for(server), environment=environment, headers=headers)
+        )
     async with AsyncExitStack() as stack:
         if server.transport == "stdio":
-            target = StdioServerParameters(
-                command=server.command,
-                args=list(server.args),
-                env=environment,
-                cwd=server.cwd or None,
+            target = stdio_client(
+                StdioServerParameters(
+                    command=server.command,
+                    args=list(server.args),
+                    env=environment,
+                    cwd=server.cwd or None,
+                )
             )
         else:
             http = await stack.enter_async_context(
@@ -99,7 +116,7 @@ async def connect(
             )
             target = streamable_http_client(server.url, http_client=http)
         client = Client(
-            target,
+            watched(target, log, ended),
             mode=protocol_for(server),
             read_timeout_seconds=server.timeout_seconds,
             elicitation_callback=elicitation_callback or _no_questions(server),
@@ -107,6 +124,18 @@ async def connect(
             cache=None,
         )
         yield await stack.enter_async_context(client)
+
+
+def _opening(server: ServerConfig, *, mode: str, environment: dict, headers: dict) -> str:
+    """Return how a connection is opened, for the wire: where, and the names of what is sent
+    with it (never a value)."""
+    if server.transport == "stdio":
+        where = f"Starting {server.target} (stdio)"
+        sent = [f"{name}=[redacted]" for name in environment]
+    else:
+        where = f"Connecting to {server.url} (Streamable HTTP)"
+        sent = [f"{name}: [redacted]" for name in headers]
+    return f"{where}, protocol {mode}" + (f"; with {', '.join(sent)}" if sent else "") + "."
 
 
 def _no_questions(server: ServerConfig) -> ElicitationFnT:

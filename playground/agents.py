@@ -37,6 +37,8 @@ class AgentSpec:
     samples: tuple[tuple[str, str], ...] = ()
     # When it runs on its own: a trigger, RRULE text, or (agent row) -> Planned | None.
     schedule: "dict | str | Callable[[Any], Planned | None] | None" = None
+    # Talks to a server of its own (MCP): its chat has a Wire panel of what travelled.
+    shows_wire: bool = False
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,7 @@ def agent(
     opens_conversation: bool = False,
     samples: tuple[tuple[str, str], ...] = (),
     schedule: "dict | str | Callable[[Any], Planned | None] | None" = None,
+    shows_wire: bool = False,
 ):
     """Register an agent implementation under a slug."""
     _check_schedule(slug, schedule)
@@ -97,7 +100,7 @@ def agent(
             raise TypeError(f"agent {slug!r} must be an async function or have an async run()")
         REGISTRY[slug] = AgentSpec(
             slug, name, description, run, listed, available_to, opens_conversation, samples,
-            schedule,
+            schedule, shows_wire,
         )  # fmt: skip
         return obj
 
