@@ -40,7 +40,8 @@ ANSWER = {
     "birthday": "1815-12-10",
 }
 FORM = re.compile(r'<article id="part-(\d+)"[^>]*data-state="pending"[\s\S]*Tell me about yourself')
-RESULT = re.compile(r"Profile: ")
+# The agent's message with the result (the step's outcome, pushed just before, says it too).
+RESULT = re.compile(r'<div id="message-\d+"[^>]*>[\s\S]*Profile: ')
 
 
 def servers_file(http_url: str) -> Path:

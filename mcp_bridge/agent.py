@@ -43,6 +43,7 @@ def available_to(agent_row, user) -> bool:
     listed=False,
     available_to=available_to,
     opens_conversation=True,  # the tools card is there before the person writes
+    shows_wire=True,
 )
 async def mcp_server(ctx: TurnContext, message: str) -> None:
     try:

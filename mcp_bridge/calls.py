@@ -75,18 +75,25 @@ WAIT_MESSAGE = "Finish in the page that opened, then come back here."
 
 async def list_tools(server: ServerConfig, conversation_id: int | None = None) -> list[dict]:
     """Return the server's tools as JSON (name, title, description, inputSchema, annotations),
-    on the conversation's live session (see `sessions`)."""
+    on the conversation's live session (see `sessions`), which keeps its listing until the
+    server says its tools changed (as the Inspector does): a message costs one round trip."""
     live = None
     try:
         async with session(server, conversation_id) as live:
-            listed = await live.client.list_tools()
+            tools = await _tools_of(live)
     except MCPError as error:
         if not (live is not None and live.reused and error.code == CONNECTION_CLOSED):
             raise
         # The kept session had ended meanwhile (its server stopped): listing again is harmless.
         async with session(server, conversation_id) as live:
-            listed = await live.client.list_tools()
-    return [_json(tool) for tool in listed.tools]
+            tools = await _tools_of(live)
+    return [_json(tool) for tool in tools]
+
+
+async def _tools_of(live) -> list:
+    if live.tools is None:
+        live.tools = (await live.client.list_tools()).tools
+    return live.tools
 
 
 async def call_tool(ctx: TurnContext, server: ServerConfig, tool: str, arguments: dict) -> dict:

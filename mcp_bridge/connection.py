@@ -21,6 +21,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 import httpx2
 from mcp import Client, StdioServerParameters
 from mcp.client.session import ElicitationFnT, MessageHandlerFnT
+from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION, ErrorData
@@ -28,6 +29,8 @@ from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
 from connections.models import ConnectionGoneError, Credential
 from mcp_bridge.servers import ServerConfig
+from mcp_bridge.wire import watched
+from playground.wire import WireLog
 
 CONNECT_SECONDS = 30.0
 # The SDK's NoBackChannelError text (sent as INVALID_REQUEST): a server-initiated request had
@@ -71,24 +74,39 @@ async def connect(
     *,
     elicitation_callback: ElicitationFnT | None = None,
     message_handler: MessageHandlerFnT | None = None,
+    log_to: int | None = None,
+    ended: Callable[[], None] | None = None,
 ) -> AsyncIterator[Client]:
     """Connect to `server` with the official SDK client (see `ServerConfig.protocol`).
 
     Without `elicitation_callback` the connection still declares elicitation (so the server
     lists the same tools as for a call) and answers a question with an error saying why.
+    With `log_to` (a conversation's id) every message goes to that conversation's Wire panel,
+    header and credential values removed; `ended` is called when the server stops sending.
     """
     environment, headers, auth = server.environment(), server.header_values(), None
     if server.credential is not None:  # the person's own, opened now
         credential = await server.credential()
         environment |= credential.environment()
         auth = PersonCredential(server.credential, credential)
+    log = None
+    if log_to is not None:
+        sent = headers | (credential.headers() if auth else {})  # (auth: sent by PersonCredential)
+        log = WireLog(
+            log_to, f"MCP: {server.display_name}", [*environment.values(), *sent.values()]
+        )
+        log.event(
+            _opening(server, mode=protocol_for(server), environment=environment, headers=sent)
+        )
     async with AsyncExitStack() as stack:
         if server.transport == "stdio":
-            target = StdioServerParameters(
-                command=server.command,
-                args=list(server.args),
-                env=environment,
-                cwd=server.cwd or None,
+            target = stdio_client(
+                StdioServerParameters(
+                    command=server.command,
+                    args=list(server.args),
+                    env=environment,
+                    cwd=server.cwd or None,
+                )
             )
         else:
             http = await stack.enter_async_context(
@@ -100,7 +118,7 @@ async def connect(
             )
             target = streamable_http_client(server.url, http_client=http)
         client = Client(
-            target,
+            watched(target, log, ended),
             mode=protocol_for(server),
             read_timeout_seconds=server.timeout_seconds,
             elicitation_callback=elicitation_callback or _no_questions(server),
@@ -136,6 +154,18 @@ class PersonCredential(httpx2.Auth):
         self.credential = renewed
         request.headers.update(renewed.headers())
         yield request
+
+
+def _opening(server: ServerConfig, *, mode: str, environment: dict, headers: dict) -> str:
+    """Return how a connection is opened, for the wire: where, and the names of what is sent
+    with it (never a value)."""
+    if server.transport == "stdio":
+        where = f"Starting {server.target} (stdio)"
+        sent = [f"{name}=[redacted]" for name in environment]
+    else:
+        where = f"Connecting to {server.url} (Streamable HTTP)"
+        sent = [f"{name}: [redacted]" for name in headers]
+    return f"{where}, protocol {mode}" + (f"; with {', '.join(sent)}" if sent else "") + "."
 
 
 def _no_questions(server: ServerConfig) -> ElicitationFnT:

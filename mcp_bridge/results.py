@@ -1,6 +1,8 @@
-"""Show a tool's result in the chat: text as markdown (the chat escapes any HTML in it),
-structured content and images as cards, links only when they are http(s) without credentials,
-and an error result as a clear error. Also how a round trip to the server reads as a step."""
+"""Show a tool's result in the chat: text as the text it is (JSON keeps its escapes), as
+markdown only where the server says it is (a `text/markdown` resource), structured content and
+images as cards, links only when they are http(s) without credentials, and an error result as
+a clear error. Also how a round trip to the server reads as a step, with the raw result beside
+it."""
 
 import json
 from urllib.parse import urlsplit
@@ -39,13 +41,14 @@ async def show_outcome(ctx: TurnContext, tool: str, outcome: dict) -> None:
 async def _show_block(ctx: TurnContext, tool: str, block: dict) -> None:
     kind = block.get("type")
     if kind == "text":
-        await ctx.say(block.get("text", ""))
+        await ctx.say(block.get("text", ""), markdown=False)
     elif kind == "image":
         await _show_image(ctx, tool, block)
     elif kind == "resource_link":
         await ctx.say(link_markdown(block.get("uri", ""), block.get("name") or "link"))
     elif kind == "resource" and "text" in (resource := block.get("resource") or {}):
-        await ctx.say(resource["text"])
+        markdown = resource.get("mimeType") == "text/markdown"
+        await ctx.say(resource["text"], markdown=markdown)
     else:
         await ctx.say(f"({tool} returned {kind or 'unknown'} content, which is not shown here.)")
 
@@ -98,8 +101,9 @@ def describe_round(outcome: dict) -> Outcome:
     if not shown.strip() and result.get("structuredContent") is not None:
         shown = json.dumps(result["structuredContent"], ensure_ascii=False)
     if result.get("isError"):
-        return Outcome(f"The tool reported an error: {shown.strip() or 'no details'}", failed=True)
-    return Outcome(shown.strip() or "Returned nothing.")
+        text = f"The tool reported an error: {shown.strip() or 'no details'}"
+        return Outcome(text, failed=True, raw=result)
+    return Outcome(shown.strip() or "Returned nothing.", raw=result)
 
 
 def describe_tool_list(listed: dict | list) -> Outcome:

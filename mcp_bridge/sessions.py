@@ -8,10 +8,11 @@ the Inspector. One per (server, conversation, credential) in this process:
 - kept open `idle_minutes` after its last use, at most `max_sessions` per server (the least
   recently used idle one makes room; when every one is busy, the extra one closes after its
   call);
-- closed at its idle limit even while a question outside a call (a URL card) waits, when a
-  call on it fails (the server crashed or timed out), when the server's settings or credential
-  (its header values and environment) change, and with the event loop that runs it (a
-  stopping `agent_worker`; a stopped web process's stdio servers see their stdin close).
+- closed at its idle limit even while a question outside a call (a URL card) waits, when the
+  server stops sending (its process exited) or a call on it fails (crashed, timed out), when
+  the server's settings or credential (its header values and environment) change, and with
+  the event loop that runs it (a stopping `agent_worker`; a stopped web process's stdio
+  servers see their stdin close).
 
 Nothing depends on a session surviving: a call on a new session is what happened before this
 cache, and a restart recovers the same way. A session is a task on the event loop that waits
@@ -33,7 +34,12 @@ import anyio
 from asgiref.sync import sync_to_async
 from mcp import Client
 from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, ElicitCompleteNotification
+from mcp_types import (
+    CONNECTION_CLOSED,
+    REQUEST_TIMEOUT,
+    ElicitCompleteNotification,
+    ToolListChangedNotification,
+)
 
 from elicitation.kinds import url_wait
 from elicitation.settle import settle_part
@@ -62,6 +68,7 @@ class LiveSession:
         self.identity = opened_with
         self.client: Client | None = None
         self.questions: Questions | None = None
+        self.tools: list | None = None  # its `tools/list`, until the server says they changed
         self.busy = False
         self.reused = False
         self.stopping = False
@@ -103,7 +110,11 @@ class LiveSession:
     async def _run(self, ready: asyncio.Future) -> None:
         try:
             async with connect(
-                self.server, elicitation_callback=self._answer, message_handler=self._notified
+                self.server,
+                elicitation_callback=self._answer,
+                message_handler=self._notified,
+                log_to=self.conversation_id,
+                ended=self.close,  # the server stopped sending: not to be used again
             ) as client:
                 self.client = client
                 if not ready.done():
@@ -136,7 +147,10 @@ class LiveSession:
 
     async def _notified(self, message) -> None:
         """`notifications/elicitation/complete` ends the wait of this conversation's URL card,
-        during a call or between calls (a -32042 page finished)."""
+        during a call or between calls (a -32042 page finished); `notifications/tools/
+        list_changed` has the tools listed again."""
+        if isinstance(message, ToolListChangedNotification):
+            self.tools = None
         if isinstance(message, ElicitCompleteNotification):
             waits = url_wait.waiting_for(message.params.elicitation_id)
             async for part in waits.filter(conversation_id=self.conversation_id):
@@ -189,7 +203,7 @@ async def identity(server: ServerConfig) -> str:
 
 class _Once:
     def __init__(self, client: Client):
-        self.client, self.reused = client, False
+        self.client, self.reused, self.tools = client, False, None
 
 
 async def _checkout(server: ServerConfig, conversation_id: int) -> LiveSession:

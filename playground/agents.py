@@ -39,6 +39,8 @@ class AgentSpec:
     schedule: "dict | str | Callable[[Any], Planned | None] | None" = None
     # The URL name of the page where the owner of one of its rows edits it (takes the slug).
     edit_url: str = ""
+    # Talks to a server of its own (MCP): its chat has a Wire panel of what travelled.
+    shows_wire: bool = False
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,7 @@ def agent(
     samples: tuple[tuple[str, str], ...] = (),
     schedule: "dict | str | Callable[[Any], Planned | None] | None" = None,
     edit_url: str = "",
+    shows_wire: bool = False,
 ):
     """Register an agent implementation under a slug."""
     _check_schedule(slug, schedule)
@@ -100,7 +103,7 @@ def agent(
             raise TypeError(f"agent {slug!r} must be an async function or have an async run()")
         REGISTRY[slug] = AgentSpec(
             slug, name, description, run, listed, available_to, opens_conversation, samples,
-            schedule, edit_url,
+            schedule, edit_url, shows_wire,
         )  # fmt: skip
         return obj
 

@@ -119,6 +119,8 @@ class Message(models.Model):
     call_index = models.PositiveIntegerField()
     role = models.CharField(max_length=10, choices=Role, default=Role.AGENT)
     text = models.TextField()
+    # Shown as the text it is, not as markdown (an MCP tool's text result: JSON, logs).
+    plain = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -158,6 +160,8 @@ class Step(models.Model):
     # both with anything that looks like a secret removed.
     arguments = models.CharField(max_length=300, blank=True)
     outcome = models.TextField(blank=True)
+    # The result as it came (a tool's JSON, secrets removed), shown beside the outcome.
+    raw = models.TextField(blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -260,3 +264,30 @@ class ScheduledRun(models.Model):
         return (
             f"{self.get_kind_display()} run of {self.schedule_id} at {self.slot_at:%Y-%m-%d %H:%M}"
         )
+
+
+class WireMessage(models.Model):
+    """A message exchanged with an agent's server (an MCP server's JSON-RPC, say), for the
+    conversation's Wire panel. Stored with secrets removed; `size` is the original's."""
+
+    class Direction(models.TextChoices):
+        SENT = "sent", "Sent"
+        RECEIVED = "received", "Received"
+        EVENT = "event", "Connection"
+
+    conversation = models.ForeignKey(
+        Conversation, on_delete=models.CASCADE, related_name="wire_messages"
+    )
+    source = models.CharField(max_length=200)  # "MCP: Everything"
+    direction = models.CharField(max_length=10, choices=Direction)
+    kind = models.CharField(max_length=20)  # request, response, notification, error, event
+    method = models.CharField(max_length=200, blank=True)
+    size = models.PositiveIntegerField(default=0)
+    body = models.TextField(blank=True)
+    at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["conversation", "id"])]
+
+    def __str__(self) -> str:
+        return f"{self.direction} {self.kind} {self.method}".strip()

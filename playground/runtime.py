@@ -172,9 +172,10 @@ class TurnContext:
         own while it ran (questions, notes), a replay skips past them to number the same."""
         self._calls = max(self._calls, index)
 
-    async def say(self, text: str) -> None:
-        """Send an agent message (markdown). On replay an already-sent message is not resent."""
-        await self._emit(Message.Role.AGENT, text)
+    async def say(self, text: str, *, markdown: bool = True) -> None:
+        """Send an agent message (markdown, or shown as the text it is). On replay an
+        already-sent message is not resent."""
+        await self._emit(Message.Role.AGENT, text, plain=not markdown)
 
     async def refresh_header(self) -> None:
         """Show the conversation's agent afresh in every open tab (the wizard created it)."""
@@ -189,11 +190,13 @@ class TurnContext:
         """Show the person that the run stopped (the runner calls this, not agents)."""
         await self._emit(Message.Role.ERROR, text)
 
-    async def _emit(self, role: str, text: str) -> None:
+    async def _emit(self, role: str, text: str, *, plain: bool = False) -> None:
         index = self._next_call()
         if index in self._recorded.messages:
             return  # said before this replay
-        html = await sync_to_async(_save_and_render_message)(self.turn, index, role, str(text))
+        html = await sync_to_async(_save_and_render_message)(
+            self.turn, index, role, str(text), plain
+        )
         if html is not None:
             await push_html(self.conversation.pk, html)
 
@@ -244,6 +247,7 @@ class TurnContext:
         outcome = _describe(describe, result)
         status = Step.Status.ERROR if outcome.failed else Step.Status.DONE
         text = steps.describe_value(outcome.text)
+        record.raw = steps.raw_text(outcome.raw)
         recorded = await self._end_step(record, status, text, result=result)
         return result if recorded else (await Step.objects.aget(pk=record.pk)).result
 
@@ -551,6 +555,7 @@ def _start_step(
         "status": Step.Status.RUNNING,
         "started_at": timezone.now(),
         "outcome": "",
+        "raw": "",
         "finished_at": None,
     }
     record = Step(turn=turn, call_index=index, **fields)
@@ -593,6 +598,7 @@ def _finish_step(record: Step) -> tuple[bool, str | None]:
         status=record.status,
         outcome=record.outcome,
         result=record.result,
+        raw=record.raw,
         finished_at=record.finished_at,
     )
     html = fragments.render_step(record) if written and record.shown else None
@@ -610,11 +616,15 @@ def _describe(describe: steps.Describe | None, result: Any) -> steps.Outcome:
     return steps.default_outcome(result)
 
 
-def _save_and_render_message(turn: Turn, index: int, role: str, text: str) -> str | None:
+def _save_and_render_message(
+    turn: Turn, index: int, role: str, text: str, plain: bool
+) -> str | None:
     """Save a message of the turn and return its fragment, in one hop off the event loop;
     return None if another run of the turn said it first."""
     try:
-        message = Message.objects.create(turn=turn, call_index=index, role=role, text=text)
+        message = Message.objects.create(
+            turn=turn, call_index=index, role=role, text=text, plain=plain
+        )
     except IntegrityError:
         return None
     return fragments.render_message(message)

@@ -17,6 +17,7 @@ from elicitation.secrets import REDACTED, is_secret_name, redact_secrets
 
 MAX_ARGUMENTS = 300
 MAX_OUTCOME = 500
+MAX_RAW = 50_000
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,8 @@ class Outcome:
 
     text: str
     failed: bool = False
+    # The result as it came (a tool's JSON), shown beside the summary; None: not shown.
+    raw: Any = None
 
 
 Describe = Callable[[Any], Outcome]
@@ -83,6 +86,14 @@ def describe_mapping(arguments: dict) -> str:
         for name, value in shown.items()
     )
     return shorten(", ".join(pairs), MAX_ARGUMENTS)
+
+
+def raw_text(raw: Any) -> str:
+    """Return a step's result as it came, as indented JSON with secrets removed ("" if none)."""
+    if raw is None:
+        return ""
+    text = json.dumps(without_secrets(raw), ensure_ascii=False, indent=2, default=str)
+    return text if len(text) <= MAX_RAW else text[:MAX_RAW] + "\n… (cut here: it goes on)"
 
 
 def default_outcome(result: Any) -> Outcome:

@@ -24,6 +24,7 @@ urlpatterns = [
     path("c/<int:conversation_id>/", views.conversation_page, name="conversation"),
     path("c/<int:conversation_id>/send", views.send_message, name="send_message"),
     path("c/<int:conversation_id>/stop", views.stop_turn, name="stop_turn"),
+    path("c/<int:conversation_id>/wire", views.conversation_wire, name="conversation_wire"),
     path("settings/", preferences.settings_page, name="settings"),
     path("settings/time-zone", preferences.detected_zone, name="detected_zone"),
     path("", include("elicitation.urls")),

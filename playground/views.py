@@ -14,7 +14,8 @@ from django_htmx.middleware import HtmxDetails
 from elicitation.access import login_required_inline
 from elicitation.models import Part
 from elicitation.secrets import redact_secrets
-from playground import fragments, scheduler
+from elicitation.zones import zone_of
+from playground import fragments, scheduler, wire
 from playground.agents import REGISTRY
 from playground.models import Agent, Conversation, Turn
 from playground.push import push_html_soon
@@ -154,8 +155,26 @@ def render_conversation(request: HttpRequest, conversation: Conversation) -> Tem
             "agent": conversation.agent,
             "panel": panel,
             "edit_url": spec.edit_url if spec and not read_only and not draft else "",
+            "shows_wire": bool(spec and spec.shows_wire) and not read_only,
         }
         | fragments.status_context(conversation),
+    )
+
+
+@login_required_inline
+@require_GET
+def conversation_wire(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    """Show the messages exchanged with the conversation's server (its Wire panel)."""
+    conversation = get_conversation(request, conversation_id)
+    return TemplateResponse(
+        request,
+        "playground/wire_panel.html",
+        {
+            "conversation": conversation,
+            "messages": wire.latest(conversation.pk),
+            "shown": wire.SHOWN,
+            "zone": zone_of(conversation.owner),
+        },
     )
 
 

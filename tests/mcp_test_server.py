@@ -23,10 +23,12 @@ from mcp_types import (
     CallToolResult,
     ElicitRequest,
     ElicitRequestURLParams,
+    EmbeddedResource,
     ImageContent,
     InputRequiredResult,
     ResourceLink,
     TextContent,
+    TextResourceContents,
     ToolAnnotations,
 )
 from pydantic import AnyUrl, BaseModel, EmailStr, Field
@@ -183,6 +185,18 @@ def rich() -> CallToolResult:
             ImageContent(type="image", data=PIXEL, mime_type="image/png"),
             ResourceLink(type="resource_link", uri="https://example.com/report", name="report"),
             ResourceLink(type="resource_link", uri="javascript:alert(1)", name="evil"),
+        ]
+    )
+
+
+@server.tool()
+def report() -> CallToolResult:
+    """Return JSON as text (its escapes are part of it) and a markdown document."""
+    notes = TextResourceContents(uri="file:///notes.md", mime_type="text/markdown", text="**Done**")
+    return CallToolResult(
+        content=[
+            TextContent(type="text", text='{"say": "\\"hi\\"", "path": "C:\\\\temp"}'),
+            EmbeddedResource(type="resource", resource=notes),
         ]
     )
 

@@ -1,12 +1,16 @@
 """The official reference server (`@modelcontextprotocol/server-everything` from npm, over
-stdio) behind a real playground: it lists its elicitation tools to us, as it does to clients
-that declare elicitation, and its form question is answered with typed content."""
+stdio and over Streamable HTTP) behind a real playground: it lists its elicitation tools to
+us, as it does to clients that declare elicitation, and its form question is answered with
+typed content."""
 
 import json
+import os
+import socket
+import subprocess
 
 import pytest
 
-from tests.live_server import LiveClient, LiveServer, wait_for
+from tests.live_server import LiveClient, LiveServer, free_port, wait_for
 from tests.mcp_support import reference_server
 
 # Installing the server (once), starting the playground and node: most of the time.
@@ -18,22 +22,45 @@ USERS = {"alice": "alice-password-1"}
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("mcp-reference")
-    command, *args = reference_server()
+    command, entry, _ = reference_server()
+    # The same server over Streamable HTTP, on a port of its own.
+    port = free_port()
+    http = subprocess.Popen(
+        [command, entry, "streamableHttp"],
+        env={**os.environ, "PORT": str(port)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    wait_for(lambda: listening(port), timeout=120, message="the HTTP reference server is not up")
     servers_file = workdir / "servers.toml"
     servers_file.write_text(
         f'[servers.everything]\ntitle = "Everything"\ntransport = "stdio"\n'
-        f"command = {json.dumps(command)}\nargs = {json.dumps(args)}\n"
+        f"command = {json.dumps(command)}\nargs = {json.dumps([entry, 'stdio'])}\n"
+        f'\n[servers.everything-http]\ntitle = "Everything over HTTP"\ntransport = "http"\n'
+        f'url = "http://127.0.0.1:{port}/mcp"\n'
     )
     server = LiveServer(workdir, env={"MCP_SERVERS_FILE": str(servers_file)})
     server.prepare(USERS)
     server.start()
     yield server
     server.stop()
+    http.kill()
+    http.wait()
 
 
-def open_chat(server: LiveServer) -> tuple[LiveClient, int]:
+def listening(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+@pytest.fixture(params=["everything", "everything-http"])
+def name(request) -> str:
+    return request.param
+
+
+def open_chat(server: LiveServer, name: str) -> tuple[LiveClient, int]:
     client = LiveClient(server, "alice", USERS["alice"])
-    _, page = client.post("/agents/mcp-everything/new", {})
+    _, page = client.post(f"/agents/mcp-{name}/new", {})
     return client, int(page.split('ws-connect="/ws/c/')[1].split("/")[0])
 
 
@@ -66,16 +93,16 @@ def said(server: LiveServer, conversation_id: int, role: str = "agent") -> list[
     return [text for (text,) in rows]
 
 
-def test_its_elicitation_tools_are_listed(server):
-    _, conversation_id = open_chat(server)
+def test_its_elicitation_tools_are_listed(server, name):
+    _, conversation_id = open_chat(server, name)
     [card] = wait_for(lambda: cards(server, conversation_id), message=server.log()[-3000:])
     names = [row[0] for row in card["table"]["rows"]]
     assert "trigger-elicitation-request" in names
     assert "trigger-url-elicitation" in names
 
 
-def test_its_form_question_is_answered_with_typed_content(server):
-    client, conversation_id = open_chat(server)
+def test_its_form_question_is_answered_with_typed_content(server, name):
+    client, conversation_id = open_chat(server, name)
     client.post(f"/c/{conversation_id}/send", {"text": "trigger-elicitation-request"})
     [(part_id, question)] = wait_for(
         lambda: questions(server, conversation_id),

@@ -104,7 +104,8 @@ def test_results_show_text_images_and_only_safe_links(client, conversation):
     assert image["image"]["src"].startswith("data:image/png;base64,iVBOR")
     page = client.get(conversation.get_absolute_url()).content.decode()
     assert "<script>alert(1)" not in page
-    assert "javascript:" not in page
+    # The hostile URI is in the raw result beside the step, as text, never as a link.
+    assert "javascript:" not in page.replace("&quot;uri&quot;: &quot;javascript:alert(1)", "")
 
 
 def test_structured_content_is_a_card(client, conversation):

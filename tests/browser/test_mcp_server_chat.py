@@ -122,3 +122,39 @@ def test_a_question_held_on_a_live_session_reads_as_waiting(page, live_server):
     form.get_by_role("button", name="Decline").click()
     page.locator(".bubble.agent", has_text="No profile: decline").wait_for()
     expect(status).not_to_contain_text("waiting")
+
+
+def test_the_wire_panel_shows_the_messages_with_the_server(page, live_server):
+    open_chat(page, live_server, "Test server")
+    page.locator("article.part--pending", has_text="Which tool of Test server").wait_for()
+    send(page, 'echo {"text": "hello wire"}')
+    page.locator(".bubble.agent", has_text="hello wire").wait_for()
+    # The result is beside its raw JSON, in the step of the call.
+    step = page.locator("details.step", has_text="test: echo")
+    step.locator("summary").click()
+    expect(step.locator("pre")).to_contain_text('"text": "hello wire"')
+
+    panel = page.locator("details.wire-panel")
+    panel.locator("summary", has_text="Wire: messages with the server").click()
+    entries = panel.locator(".wire-entry")
+    expect(entries.first).to_contain_text("connection")
+    expect(entries.first).to_contain_text("Starting ")
+    call = entries.filter(has_text="→ sent").filter(has_text="tools/call")
+    expect(call).to_have_count(1)
+    expect(entries.filter(has_text="← received").filter(has_text="tools/call")).to_have_count(1)
+    # A later call shows after Refresh.
+    send(page, 'echo {"text": "second"}')
+    page.locator(".bubble.agent", has_text="second").wait_for()
+    panel.get_by_role("button", name="Refresh").click()
+    expect(panel.locator(".wire-entry", has_text="tools/call")).to_have_count(4)
+    first_call = panel.locator(".wire-entry", has_text="tools/call").first
+    first_call.locator("summary").click()
+    expect(first_call.locator("pre")).to_contain_text('"method": "tools/call"')
+    page.set_viewport_size({"width": 1366, "height": 1000})
+    screenshot(panel, "mcp-wire-panel")
+    assert serious_findings(page, "MCP wire panel") == []
+    page.set_viewport_size({"width": 375, "height": 900})
+    page.emulate_media(color_scheme="dark")
+    screenshot(panel, "mcp-wire-panel-dark-375")
+    assert serious_findings(page, "MCP wire panel, dark, 375 px") == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375

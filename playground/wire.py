@@ -1,0 +1,111 @@
+"""The conversation's wire: the messages an agent source exchanged with its server (an MCP
+server's JSON-RPC requests, responses, notifications and errors), for the Wire panel.
+
+Any agent source logs through a `WireLog` (the MCP bridge does; an AG-UI runner can too). A
+message is stored with secrets removed: the values of secret-named keys, secret-looking text,
+and every value the log was told is secret (a header's value, a credential) wherever it shows
+up. Logging holds up no call: a message is only noted as it passes; a task of its own reads,
+redacts and writes the noted ones, in order, a batch at a time, off the event loop, and a
+failed write is logged and dropped (the panel is for looking, the call never depends on it).
+"""
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.utils import timezone
+
+from elicitation.secrets import REDACTED
+from playground.models import WireMessage
+from playground.steps import without_secrets
+
+logger = logging.getLogger(__name__)
+
+MAX_BODY = 20_000  # characters of a message kept for the panel (its size is the whole)
+SHOWN = 200  # the panel shows the latest this many
+
+
+class WireLog:
+    """Log the messages of one connection of `conversation_id` with `source`."""
+
+    def __init__(self, conversation_id: int, source: str, secrets: list[str] = ()):
+        self.conversation_id = conversation_id
+        self.source = source[:200]
+        # Longest first, so a secret that contains another is removed whole.
+        self.secrets = sorted({s for s in secrets if len(s) >= 4}, key=len, reverse=True)
+        self._methods: dict[Any, str] = {}  # request id -> method, to name its response
+        self._queued: list[tuple] = []
+        self._writing: asyncio.Task | None = None
+
+    def sent(self, message: Any) -> None:
+        """Log a message sent: a JSON-RPC message as a dict, or a pydantic model of one."""
+        self._queue(WireMessage.Direction.SENT, message)
+
+    def received(self, message: Any) -> None:
+        self._queue(WireMessage.Direction.RECEIVED, message)
+
+    def event(self, text: str) -> None:
+        """Log something about the connection itself (opened, failed), as text."""
+        self._queue(WireMessage.Direction.EVENT, text)
+
+    def _queue(self, direction: str, message: Any) -> None:
+        # Only noted here: the call goes on at once; the message is read and written later.
+        self._queued.append((direction, message, timezone.now()))
+        if self._writing is None or self._writing.done():
+            self._writing = asyncio.get_running_loop().create_task(self._write())
+
+    async def _write(self) -> None:
+        while self._queued:
+            batch, self._queued = self._queued, []
+            try:
+                await sync_to_async(self._store)(batch)
+            except Exception:  # the database is away: the call goes on without its log
+                logger.warning("could not log %d wire messages", len(batch), exc_info=True)
+
+    def _store(self, batch: list[tuple]) -> None:
+        rows = [self._row(direction, message, at) for direction, message, at in batch]
+        WireMessage.objects.bulk_create(rows)
+
+    def _row(self, direction: str, message: Any, at) -> WireMessage:
+        if isinstance(message, str):
+            kind, method, size, body = "event", "", len(message.encode()), message
+        else:
+            if hasattr(message, "model_dump"):
+                message = message.model_dump(mode="json", by_alias=True, exclude_unset=True)
+            kind, method = self._classify(message)
+            size = len(json.dumps(message, ensure_ascii=False, default=str).encode())
+            body = json.dumps(without_secrets(message), ensure_ascii=False, indent=2, default=str)
+        return WireMessage(
+            conversation_id=self.conversation_id,
+            source=self.source,
+            direction=direction,
+            kind=kind,
+            method=method[:200],
+            size=size,
+            body=self._scrub(body),
+            at=at,
+        )
+
+    def _classify(self, message: dict) -> tuple[str, str]:
+        if "method" in message:
+            if "id" in message:
+                self._methods[message["id"]] = message["method"]
+                return "request", message["method"]
+            return "notification", message["method"]
+        method = self._methods.pop(message.get("id"), "")
+        return ("error" if "error" in message else "response"), method
+
+    def _scrub(self, text: str) -> str:
+        for secret in self.secrets:
+            text = text.replace(secret, REDACTED)
+        if len(text) > MAX_BODY:
+            text = text[:MAX_BODY] + f"\n… ({len(text) - MAX_BODY:,} more characters not kept)"
+        return text
+
+
+def latest(conversation_id: int) -> list[WireMessage]:
+    """Return the conversation's latest wire messages, oldest first."""
+    rows = WireMessage.objects.filter(conversation_id=conversation_id).order_by("-id")[:SHOWN]
+    return list(reversed(rows))
