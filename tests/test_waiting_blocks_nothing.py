@@ -82,6 +82,9 @@ def _asks(person: LiveClient, conversation_id: int) -> bool:
     return 'data-state="pending"' in person.get(f"/c/{conversation_id}/")[1]
 
 
+OTHERS_SECONDS = 50  # under the polls' 60 s wait
+
+
 @pytest.mark.parametrize("waiting", [1, 100])
 async def test_the_server_goes_on_while_long_polls_wait(server, waiting):
     alice_key, bob_key = make_key(server, "alice"), make_key(server, "bob")
@@ -89,7 +92,11 @@ async def test_the_server_goes_on_while_long_polls_wait(server, waiting):
     async with (
         api_client(server, alice_key) as alice,
         api_client(server, alice_key, limits=limits, timeout=90) as pollers,
-        api_client(server, bob_key) as bob,
+        # Held behind a waiting call, bob's call and socket would wait the polls' full 60 s: each
+        # may take up to 50 s, and the polls are asserted still waiting after all of it. (httpx's
+        # default 5 s was a budget in disguise: under two busy loops in scale-out, the lookups of
+        # a hundred polls that had just connected, not their waits, took longer than that.)
+        api_client(server, bob_key, timeout=OTHERS_SECONDS) as bob,
     ):
         _, part_id = await ask(alice)
         bobs_conversation, _ = await ask(bob)
@@ -104,7 +111,12 @@ async def test_the_server_goes_on_while_long_polls_wait(server, waiting):
         chat_id = await asyncio.to_thread(_open_deploy_chat, person)
         cookie = "; ".join(f"{c.name}={c.value}" for c in person.cookies)
         socket_url = server.url.replace("http", "ws") + f"/ws/c/{chat_id}/"
-        async with connect(socket_url, origin=server.url, additional_headers={"Cookie": cookie}):
+        async with connect(
+            socket_url,
+            origin=server.url,
+            additional_headers={"Cookie": cookie},
+            open_timeout=OTHERS_SECONDS,
+        ):
             pass  # connected: the lookup answered and the handshake completed
 
         # An agent run: the deploy assistant asks its first question.
