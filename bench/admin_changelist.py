@@ -1,11 +1,12 @@
 """admin_changelist: the parts changelist at 100,000 parts, against the same page at 1,000.
 
-`python -m bench.admin_changelist [--parts N]` builds a throwaway SQLite database, fills it with
+`python -m bench.admin_changelist [--parts N] [--postgres]` builds a throwaway database (SQLite,
+or PostgreSQL on 127.0.0.1 with `--postgres`, dropped after), fills it with
 parts spread over agents, states and people, and times the admin pages a reviewer uses most
 (plain list, a filter, a search, the overview) through Django's test client: same process,
 same database, so the ratio to the 1,000-part baseline shows how the pages scale. It also
-prints the query count of each page (the same at both sizes) and SQLite's plan for the page's
-main query. Target: the plain list within 5x of its 1,000-part time. It also times a search
+prints the query count of each page (the same at both sizes) and the database's plan for the
+page's main query. Target: the plain list within 5x of its 1,000-part time. It also times a search
 that matches nothing (target: <= 0.5 s at 20,000 parts) and the CSV and JSON Lines exports of
 every part, "select all" (target: >= 5,000 parts/s). `--quick`: 20,000 parts, 3 requests.
 """
@@ -36,9 +37,24 @@ def main() -> None:
     parser.add_argument("--parts", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=5, help="timed requests per page")
     parser.add_argument("--quick", action="store_true", help="20,000 parts, 3 requests a page")
+    parser.add_argument("--postgres", action="store_true", help="PostgreSQL instead of SQLite")
     args = parser.parse_args()
     if args.quick:
         args.parts, args.repeat = 20_000, 3
+    if args.postgres:
+        from bench.stack import POSTGRES_URL, _postgres_admin
+
+        database = f"bench_admin_{os.getpid()}"
+        _postgres_admin(f'CREATE DATABASE "{database}"')
+        os.environ["DATABASE_URL"] = f"{POSTGRES_URL}/{database}"
+        try:
+            run(args.parts, args.repeat)
+        finally:
+            from django.db import connections
+
+            connections.close_all()
+            _postgres_admin(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+        return
     with tempfile.TemporaryDirectory(prefix="bench-admin-") as workdir:
         os.environ["DATABASE_URL"] = f"sqlite:///{Path(workdir) / 'db.sqlite3'}"
         run(args.parts, args.repeat)
@@ -51,16 +67,23 @@ def run(parts: int, repeat: int) -> None:
     django.setup()
     from django.core.management import call_command
 
+    from bench.stack import refresh_planner_statistics
+
     call_command("migrate", verbosity=0)
     call_command("seed", stdout=io.StringIO())
     client, fill = _prepare()
 
     fill(BASELINE_PARTS)
+    refresh_planner_statistics()
     baseline = {name: _time(client, url, repeat) for name, url in PAGES.items()}
     fill(parts - BASELINE_PARTS)
+    refresh_planner_statistics()
     measured = {name: _time(client, url, repeat) for name, url in PAGES.items()}
 
-    print(f"admin_changelist: {BASELINE_PARTS:,} vs {parts:,} parts, SQLite, {sys.version}")
+    from django.db import connection
+
+    database = connection.display_name
+    print(f"admin_changelist: {BASELINE_PARTS:,} vs {parts:,} parts, {database}, {sys.version}")
     for name in PAGES:
         (base_ms, base_q), (ms, queries) = baseline[name], measured[name]
         print(
@@ -198,8 +221,9 @@ def _plan() -> list[str]:
     queryset = model_admin.get_queryset(request).order_by("-created_at", "-pk")
     queryset = queryset.select_related(*model_admin.list_select_related)[:50]
     sql, params = queryset.query.sql_with_params()
+    explain = "EXPLAIN QUERY PLAN" if connection.vendor == "sqlite" else "EXPLAIN"
     with connection.cursor() as cursor:
-        cursor.execute(f"EXPLAIN QUERY PLAN {sql}", params)
+        cursor.execute(f"{explain} {sql}", params)
         return [row[-1] for row in cursor.fetchall()]
 
 

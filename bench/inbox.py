@@ -21,7 +21,7 @@ import time
 
 from bench.client import Person
 from bench.runner import bench_main
-from bench.stack import USERNAME
+from bench.stack import USERNAME, refresh_planner_statistics
 
 REPEATS = 20
 
@@ -130,18 +130,6 @@ def _others(total: int, people_count: int, group_count: int) -> None:
         _add(owner, each + (index < left), ask=lambda n, o=index: ask(n, o))
 
 
-def _analyze() -> None:
-    from django.db import connection
-
-    from playground import planner_statistics
-
-    if connection.vendor == "sqlite":
-        planner_statistics.refresh()
-    else:
-        with connection.cursor() as cursor:
-            cursor.execute("ANALYZE")
-
-
 def _queries() -> tuple[int, int]:
     """Return the queries of the inbox page and of the header's count."""
     from django.contrib.auth.models import User
@@ -196,7 +184,7 @@ async def measure(stack, total: int, people: int, groups: int) -> dict:
         for size in ("small", "large"):
             if size == "large":
                 await asyncio.to_thread(_others, total, people, groups)
-                await asyncio.to_thread(_analyze)
+                await asyncio.to_thread(refresh_planner_statistics)
             page_queries, count_queries = await asyncio.to_thread(_queries)
             figures[f"page_queries_{size}"] = page_queries
             figures[f"count_queries_{size}"] = count_queries

@@ -185,3 +185,17 @@ def _clear_redis_prefix(prefix: str) -> None:
     client = redis.Redis.from_url(REDIS_URL)
     for key in client.scan_iter(f"{prefix}*"):
         client.delete(key)
+
+
+def refresh_planner_statistics() -> None:
+    """After a bulk insert: the planner's statistics, as the stack keeps them in use (SQLite:
+    every web process's hourly refresh; PostgreSQL: autovacuum's ANALYZE, not yet run here)."""
+    from django.db import connection
+
+    from playground import planner_statistics
+
+    if connection.vendor == "sqlite":
+        planner_statistics.refresh()
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
