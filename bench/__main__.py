@@ -90,10 +90,10 @@ def headline(result: dict) -> tuple[str, str, str]:
         case "api_longpoll":
             top = r["waiting"]
             return (
-                f"{top:,} long-polls waiting: API call {r[f'api_ms_{top}']:.1f} ms, "
+                f"{top:,} long-polls waiting (2 blocks): API call {r[f'api_ms_{top}']:.1f} ms, "
                 f"socket connect {r[f'socket_ms_{top}']:.1f} ms",
-                f"none waiting (before and after): API call {r['api_ms_none']:.1f} ms, "
-                f"socket connect {r['socket_ms_none']:.1f} ms",
+                f"none waiting (3 blocks, between): API call {r['api_ms_0']:.1f} ms, "
+                f"socket connect {r['socket_ms_0']:.1f} ms",
                 f"API {r['api_ratio']:.2f}, socket {r['socket_ratio']:.2f}",
             )
         case "mcp_roundtrip":
