@@ -2,6 +2,8 @@
 
 import shutil
 import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -39,15 +41,33 @@ def prepared_database(tmp_path_factory) -> Path:
     return template.db_path
 
 
-@pytest.fixture(scope="module")
-def live_server(tmp_path_factory, prepared_database):
-    server = LiveServer(tmp_path_factory.mktemp("live"))
+@contextmanager
+def served_copy(
+    prepared_database: Path,
+    workdir: Path,
+    env: dict[str, str] | None = None,
+    before_start: Callable[[LiveServer], object] = lambda server: None,
+) -> Iterator[LiveServer]:
+    """A daphne server on a copy of the prepared database, stopped when the block ends.
+
+    `before_start` runs on the copy first (a management command, an environment variable
+    that needs the server's URL)."""
+    server = LiveServer(workdir, env=env)
     # The backup API copies a consistent database, whatever is still in the WAL file.
     with sqlite3.connect(prepared_database) as source, sqlite3.connect(server.db_path) as copy:
         source.backup(copy)
+    before_start(server)
     server.start()
-    yield server
-    server.stop()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory, prepared_database):
+    with served_copy(prepared_database, tmp_path_factory.mktemp("live")) as server:
+        yield server
 
 
 def log_in(page: Page, server: LiveServer, username: str = "alice") -> None:

@@ -3,15 +3,13 @@ calls show as steps, its text streams in, its `request_input` call is a form, an
 brings the reply; at 375 and 1366 px, light and dark, nothing scrolls sideways and axe finds
 nothing serious."""
 
-import sqlite3
-
 import pytest
 from playwright.sync_api import expect
 
 from tests.agui_support import BROKEN_SERVER, PYDANTIC_SERVER, AguiServer
 from tests.browser.axe import serious_findings
 from tests.browser.chat import open_chat, screenshot, send
-from tests.live_server import LiveServer
+from tests.browser.conftest import served_copy
 
 # Starting the playground and the agent's server is most of the time, on a busy machine.
 pytestmark = pytest.mark.timeout(300)
@@ -33,13 +31,15 @@ def live_server(workdir, prepared_database):
         f'\n[agents.weather]\ntitle = "Weather"\nurl = "{agent.url("lookup")}"\n'
         f'\n[agents.streamer]\ntitle = "Streamer"\nurl = "{streamer.url("stream")}"\n'
     )
-    server = LiveServer(workdir, env={"AGUI_AGENTS_FILE": str(agents)})
-    with sqlite3.connect(prepared_database) as source, sqlite3.connect(server.db_path) as copy:
-        source.backup(copy)
-    server.manage("shell", "-c", "from agui.catalog import sync_agents; sync_agents()")
-    server.start()
-    yield server
-    server.stop()
+    with served_copy(
+        prepared_database,
+        workdir,
+        {"AGUI_AGENTS_FILE": str(agents)},
+        before_start=lambda server: server.manage(
+            "shell", "-c", "from agui.catalog import sync_agents; sync_agents()"
+        ),
+    ) as server:
+        yield server
     agent.stop()
     streamer.stop()
 

@@ -2,16 +2,13 @@
 a good one connects and the agent goes on; the Connections page lists, renames and revokes.
 Both are axe clean, in light and dark, at 375 and 1366 px (screenshots in test-artifacts/)."""
 
-import sqlite3
-
 import pytest
 
 from tests.browser.axe import serious_findings
 from tests.browser.chat import screenshot, send, socket_open
-from tests.browser.conftest import USERS
+from tests.browser.conftest import USERS, served_copy
 from tests.connections_support import GOOD_TOKEN, WRONG_TOKEN, DemoService, digest, new_key
 from tests.connections_support import services_file as write_services_file
-from tests.live_server import LiveServer
 
 NEW_CONVERSATION = """
 from django.contrib.auth.models import User
@@ -39,12 +36,8 @@ def live_server(tmp_path_factory, prepared_database, demo):
         "CONNECTIONS_KEY": new_key(),
         "CONNECTION_SERVICES_FILE": str(write_services_file(workdir, demo.url)),
     }
-    server = LiveServer(workdir, env=env)
-    with sqlite3.connect(prepared_database) as source, sqlite3.connect(server.db_path) as copy:
-        source.backup(copy)
-    server.start()
-    yield server
-    server.stop()
+    with served_copy(prepared_database, workdir, env) as server:
+        yield server
 
 
 def log_in_as_alice(page, server) -> None:

@@ -2,15 +2,13 @@
 inline; axe finds nothing serious at 375 px and 1366 px, light and dark."""
 
 import re
-import sqlite3
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.axe import serious_findings
 from tests.browser.chat import screenshot, socket_open
-from tests.browser.conftest import log_in, refused_by_policy
-from tests.live_server import LiveServer
+from tests.browser.conftest import log_in, refused_by_policy, served_copy
 
 SETUP = """
 from django.contrib.auth.models import Group, User
@@ -27,14 +25,12 @@ for slug in ("test-routed", "test-routed-approval"):
 
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory, prepared_database):
-    server = LiveServer(
-        tmp_path_factory.mktemp("inbox"), env={"AGENT_MODULES": "tests.runtime_agents"}
-    )
-    with sqlite3.connect(prepared_database) as source, sqlite3.connect(server.db_path) as copy:
-        source.backup(copy)
-    server.start()
-    yield server
-    server.stop()
+    with served_copy(
+        prepared_database,
+        tmp_path_factory.mktemp("inbox"),
+        {"AGENT_MODULES": "tests.runtime_agents"},
+    ) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")

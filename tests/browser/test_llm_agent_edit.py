@@ -2,15 +2,13 @@
 instructions, and the next reply comes from the new model (a real Chromium; the page looked
 at 375 px and 1366 px, light and dark, axe clean)."""
 
-import sqlite3
-
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.axe import look_at
 from tests.browser.chat import send, socket_open
+from tests.browser.conftest import served_copy
 from tests.fake_openai import MODEL, FakeOpenAI, text
-from tests.live_server import LiveServer
 from tests.mcp_support import stdio_servers_file
 
 pytestmark = pytest.mark.timeout(300)  # the module's own server starts on a busy machine
@@ -33,12 +31,8 @@ def live_server(tmp_path_factory, prepared_database, fake):
         "LLM_MODELS": f"{MODEL},bigger-model",
         "MCP_SERVERS_FILE": str(stdio_servers_file(workdir)),
     }
-    server = LiveServer(workdir, env=env)
-    with sqlite3.connect(prepared_database) as source, sqlite3.connect(server.db_path) as copy:
-        source.backup(copy)
-    server.start()
-    yield server
-    server.stop()
+    with served_copy(prepared_database, workdir, env) as server:
+        yield server
 
 
 def test_the_owner_edits_the_agent_from_its_chat(page: Page, live_server, fake):

@@ -1,12 +1,10 @@
 """A model's reply streams into the chat as it arrives, and Stop ends it cleanly."""
 
-import sqlite3
-
 import pytest
 
 from tests.browser.axe import serious_findings
+from tests.browser.conftest import served_copy
 from tests.fake_openai import MODEL, FakeOpenAI, text
-from tests.live_server import LiveServer
 
 pytestmark = pytest.mark.timeout(300)  # the module's own server starts on a busy machine
 
@@ -22,12 +20,8 @@ def fake():
 def live_server(tmp_path_factory, prepared_database, fake):
     """This module's server knows one model: the fake one."""
     env = {"LLM_BASE_URL": fake.base_url, "LLM_MODELS": MODEL}
-    server = LiveServer(tmp_path_factory.mktemp("llm"), env=env)
-    with sqlite3.connect(prepared_database) as source, sqlite3.connect(server.db_path) as copy:
-        source.backup(copy)
-    server.start()
-    yield server
-    server.stop()
+    with served_copy(prepared_database, tmp_path_factory.mktemp("llm"), env) as server:
+        yield server
 
 
 def test_the_reply_streams_in_and_stop_ends_it(page, live_server, fake, tmp_path):

@@ -1,7 +1,6 @@
 """A person calls a real MCP server's tool from the chat and answers the form it asks."""
 
 import re
-import sqlite3
 import sys
 
 import pytest
@@ -9,7 +8,7 @@ from playwright.sync_api import expect
 
 from tests.browser.axe import serious_findings
 from tests.browser.chat import ARTIFACTS, open_chat, screenshot, send, socket_open
-from tests.live_server import LiveServer
+from tests.browser.conftest import served_copy
 from tests.mcp_support import TEST_SERVER
 
 # Starting the playground and the MCP server processes is most of the time, on a busy machine.
@@ -26,13 +25,13 @@ def live_server(tmp_path_factory, prepared_database):
         f'\n[servers.legacy]\ntitle = "Legacy"\ntransport = "stdio"\nprotocol = "legacy"\n'
         f'command = "{sys.executable}"\nargs = ["{TEST_SERVER}"]\n'
     )
-    server = LiveServer(workdir, env={"MCP_SERVERS_FILE": str(servers_file)})
-    with sqlite3.connect(prepared_database) as source, sqlite3.connect(server.db_path) as copy:
-        source.backup(copy)
-    server.manage("mcp_check")  # connects, lists the tools, and puts the server on the home page
-    server.start()
-    yield server
-    server.stop()
+    with served_copy(
+        prepared_database,
+        workdir,
+        {"MCP_SERVERS_FILE": str(servers_file)},
+        before_start=lambda server: server.manage("mcp_check"),
+    ) as server:  # connects, lists the tools, and puts the server on the home page
+        yield server
 
 
 def test_a_tool_is_picked_its_arguments_filled_and_its_question_answered(page, live_server):

@@ -5,7 +5,6 @@ its first field focused. The settings page at phone and laptop widths, light and
 import html
 import os
 import re
-import sqlite3
 
 import httpx
 import pytest
@@ -13,7 +12,7 @@ from playwright.sync_api import expect
 
 from tests.browser.axe import serious_findings
 from tests.browser.chat import ARTIFACTS, open_chat, screenshot
-from tests.browser.conftest import log_in
+from tests.browser.conftest import log_in, served_copy
 from tests.live_server import BASE_DIR, LiveServer, wait_for
 from tests.smtp_support import SmtpServer, text_of
 
@@ -44,27 +43,24 @@ def smtp():
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory, prepared_database, smtp):
     workdir = tmp_path_factory.mktemp("notify")
-    server = LiveServer(
-        workdir,
-        env={
-            "EMAIL_HOST": "127.0.0.1",
-            "EMAIL_PORT": str(smtp.port),
-            "NOTIFY_AFTER_SECONDS": "1",
-            "NOTIFY_BATCH_SECONDS": "0",
-            "RECOVERY_SWEEP_SECONDS": "0.5",
-        },
-    )
-    with sqlite3.connect(prepared_database) as source, sqlite3.connect(server.db_path) as copy:
-        source.backup(copy)
-    server.env["SITE_URL"] = server.url
-    server.manage(
-        "shell", "-c",
-        "from django.contrib.auth.models import User\n"
-        "User.objects.filter(username='alice').update(email='alice@example.com')\n",
-    )  # fmt: skip
-    server.start()
-    yield server
-    server.stop()
+    env = {
+        "EMAIL_HOST": "127.0.0.1",
+        "EMAIL_PORT": str(smtp.port),
+        "NOTIFY_AFTER_SECONDS": "1",
+        "NOTIFY_BATCH_SECONDS": "0",
+        "RECOVERY_SWEEP_SECONDS": "0.5",
+    }
+
+    def before_start(server: LiveServer) -> None:
+        server.env["SITE_URL"] = server.url
+        server.manage(
+            "shell", "-c",
+            "from django.contrib.auth.models import User\n"
+            "User.objects.filter(username='alice').update(email='alice@example.com')\n",
+        )  # fmt: skip
+
+    with served_copy(prepared_database, workdir, env, before_start) as server:
+        yield server
 
 
 def test_a_question_elsewhere_notifies_the_other_tab_and_its_email_links_to_it(

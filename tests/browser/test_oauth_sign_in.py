@@ -5,14 +5,12 @@ person back, and the chat goes on with the server's tools and a call. No token i
 in the log, and nothing needed an exception to the page's policy. Axe clean; screenshots in
 test-artifacts/."""
 
-import sqlite3
-
 import pytest
 
 from tests.browser.axe import serious_findings
 from tests.browser.chat import open_chat, screenshot, send
+from tests.browser.conftest import served_copy
 from tests.connections_support import new_key
-from tests.live_server import LiveServer
 from tests.mcp_support import http_servers_file
 from tests.oauth_support import OAuthTestServer, services_file
 
@@ -36,13 +34,13 @@ def live_server(tmp_path_factory, prepared_database, provider):
         "CONNECTION_SERVICES_FILE": str(services_file(workdir, provider)),
         "MCP_SERVERS_FILE": str(servers),
     }
-    server = LiveServer(workdir, env=env)
-    with sqlite3.connect(prepared_database) as source, sqlite3.connect(server.db_path) as copy:
-        source.backup(copy)
-    server.manage("shell", "-c", SYNC_AGENTS)  # the server's agent on the home page
-    server.start()
-    yield server
-    server.stop()
+    with served_copy(
+        prepared_database,
+        workdir,
+        env,
+        before_start=lambda server: server.manage("shell", "-c", SYNC_AGENTS),
+    ) as server:  # the server's agent on the home page
+        yield server
 
 
 def test_signing_in_from_the_card_lists_the_tools_and_calls_one(page, live_server, provider):

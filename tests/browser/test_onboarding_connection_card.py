@@ -3,7 +3,6 @@ each person's Demo credential is made, and the card asking for it names that age
 setup agent). Axe clean, light and dark, 375 and 1366 px (screenshots in test-artifacts/)."""
 
 import json
-import sqlite3
 import sys
 from pathlib import Path
 
@@ -12,9 +11,9 @@ from playwright.sync_api import expect
 
 from tests.browser.axe import serious_findings
 from tests.browser.chat import screenshot, socket_open
+from tests.browser.conftest import served_copy
 from tests.connections_support import new_key, services_file
 from tests.fake_openai import MODEL, FakeOpenAI, text, tool_calls
-from tests.live_server import LiveServer
 from tests.test_onboarding_connection import DESCRIPTION, PROPOSAL
 
 ENV_SERVER = Path(__file__).parent.parent / "mcp_env_server.py"
@@ -46,12 +45,8 @@ def live_server(tmp_path_factory, prepared_database, model):
             [{"name": "fake", "base_url": model.base_url, "models": [MODEL]}]
         ),
     }
-    server = LiveServer(workdir, env=env)
-    with sqlite3.connect(prepared_database) as source, sqlite3.connect(server.db_path) as copy:
-        source.backup(copy)
-    server.start()
-    yield server
-    server.stop()
+    with served_copy(prepared_database, workdir, env) as server:
+        yield server
 
 
 def test_the_card_names_the_agent_being_made_and_connecting_makes_it(page, live_server):

@@ -1,13 +1,11 @@
 """A server's URL-mode request: the card shows where the link goes, Open opens it in a new tab
 and counts as the answer, and the wait that follows ends with "I'm done"."""
 
-import sqlite3
-
 import pytest
 
 from tests.browser.axe import serious_findings
 from tests.browser.chat import screenshot, send, socket_open
-from tests.browser.conftest import log_in, refused_by_policy
+from tests.browser.conftest import log_in, refused_by_policy, served_copy
 from tests.live_server import LiveServer
 from tests.runtime_agents import GITHUB_SIGN_IN
 
@@ -24,14 +22,10 @@ print(Conversation.objects.create(owner=User.objects.get(username="alice"), agen
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory, prepared_database):
     """The embedded server with the test agents loaded (the URL one among them)."""
-    server = LiveServer(
-        tmp_path_factory.mktemp("url"), env={"AGENT_MODULES": "tests.runtime_agents"}
-    )
-    with sqlite3.connect(prepared_database) as source, sqlite3.connect(server.db_path) as copy:
-        source.backup(copy)
-    server.start()
-    yield server
-    server.stop()
+    with served_copy(
+        prepared_database, tmp_path_factory.mktemp("url"), {"AGENT_MODULES": "tests.runtime_agents"}
+    ) as server:
+        yield server
 
 
 def ask_to_open(page, server: LiveServer):

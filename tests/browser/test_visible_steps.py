@@ -2,15 +2,14 @@
 collapsed until opened, the same after a reload. Light and dark, phone and desktop, axe clean."""
 
 import os
-import sqlite3
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.axe import serious_findings
 from tests.browser.chat import ARTIFACTS, open_chat, screenshot, send, unstick_composer
-from tests.browser.conftest import log_in
-from tests.live_server import BASE_DIR, LiveServer
+from tests.browser.conftest import log_in, served_copy
+from tests.live_server import BASE_DIR
 from tests.runtime_agents import CARD_KEY
 
 pytestmark = pytest.mark.timeout(300)  # the module's own server starts on a busy machine
@@ -33,13 +32,13 @@ def markers(tmp_path_factory):
 def live_server(tmp_path_factory, prepared_database, markers):
     """This module's server runs the test agents; its lookup step waits for `release`."""
     env = {"AGENT_MODULES": "tests.runtime_agents", "TEST_MARKER_DIR": str(markers)}
-    server = LiveServer(tmp_path_factory.mktemp("steps"), env=env)
-    with sqlite3.connect(prepared_database) as source, sqlite3.connect(server.db_path) as copy:
-        source.backup(copy)
-    server.manage("shell", "-c", SET_UP)  # bob reviews in the admin
-    server.start()
-    yield server
-    server.stop()
+    with served_copy(
+        prepared_database,
+        tmp_path_factory.mktemp("steps"),
+        env,
+        before_start=lambda server: server.manage("shell", "-c", SET_UP),
+    ) as server:  # bob reviews in the admin
+        yield server
 
 
 def look(page, name: str, *, for_readme: bool = False) -> None:
