@@ -20,6 +20,7 @@ class AguiRunFailed(ExplainedFault):
     description="Runs an agent that speaks AG-UI.",
     listed=False,
     available_to=AGENTS.available_to,
+    shows_wire=True,
 )
 async def agui_agent(ctx: TurnContext, message: str) -> None:
     declared, problem = await AGENTS.usable(ctx)
