@@ -63,7 +63,9 @@ class WireLog:
         while self._queued:
             batch, self._queued = self._queued, []
             try:
-                await sync_to_async(self._store)(batch)
+                # In a thread of its own: a write stalled on the database (a lock, a slow disk)
+                # must not queue the run's own writes behind it, as the shared thread would.
+                await sync_to_async(self._store, thread_sensitive=False)(batch)
             except Exception:  # the database is away: the call goes on without its log
                 logger.warning("could not log %d wire messages", len(batch), exc_info=True)
 
