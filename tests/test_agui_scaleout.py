@@ -99,7 +99,7 @@ def test_a_run_is_not_held_up_by_its_wire_log(stack):
         holding.execute("LOCK TABLE playground_wiremessage IN ACCESS EXCLUSIVE MODE")
         with person.open_tab(server, conversation) as tab:
             person.post(server, f"/c/{conversation}/send", {"text": "count"})
-            tab.wait_for("Count is 1.")
+            tab.wait_for("Count is 1.", timeout=60)
         wait_for_turn_done(database, conversation)
         waiting = holding.execute(
             "SELECT count(*) FROM pg_locks WHERE relation = 'playground_wiremessage'::regclass "
