@@ -19,14 +19,14 @@ read when a run starts and are never written to the database.
 
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from django.conf import settings
 
+from connections import declarations
+
 ENV_PREFIXES = ("AGUI_", "MCP_")
-NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
 URL = re.compile(r"^https?://[^\s/@]+(/\S*)?$")
 
 
@@ -70,29 +70,13 @@ def load(path: str | Path | None = None) -> dict[str, AguiAgentConfig]:
 
 
 def _read(path: Path) -> dict[str, AguiAgentConfig]:
-    try:
-        data = tomllib.loads(path.read_text())
-    except OSError as error:
-        raise AgentsFileError(f"{path}: cannot read it ({error.strerror}).") from None
-    except tomllib.TOMLDecodeError as error:
-        raise AgentsFileError(f"{path}: not valid TOML: {error}.") from None
-    if unknown := sorted(set(data) - {"agents"}):
-        raise AgentsFileError(f"{path}: unknown top-level key {unknown[0]!r}.")
-    agents = data.get("agents", {})
-    if not isinstance(agents, dict):
-        raise AgentsFileError(f"{path}: agents must be a table ([agents.<name>]).")
-    return {name: _agent(path, name, table) for name, table in agents.items()}
+    entries = declarations.entries(path, "agents", AgentsFileError)
+    return {name: _agent(where, name, table) for where, name, table in entries}
 
 
-def _agent(path: Path, name: str, table) -> AguiAgentConfig:
-    where = f"{path}: agents.{name}"
-    if not NAME.match(name):
-        raise AgentsFileError(f"{where}: a name is lowercase letters, digits, - and _.")
-    if not isinstance(table, dict):
-        raise AgentsFileError(f"{where} must be a table.")
+def _agent(where: str, name: str, table: dict) -> AguiAgentConfig:
     known = set(AguiAgentConfig.__dataclass_fields__) - {"name", "person_headers"}
-    if unknown := sorted(set(table) - known):
-        raise AgentsFileError(f"{where}.{unknown[0]}: unknown key.")
+    declarations.known_keys(where, table, known, AgentsFileError)
     url = table.get("url")
     if not isinstance(url, str) or not URL.match(url):
         raise AgentsFileError(
@@ -101,19 +85,16 @@ def _agent(path: Path, name: str, table) -> AguiAgentConfig:
     values: dict = {"name": name, "url": url}
     for key in ("title", "description", "connection"):
         if key in table:
-            if not isinstance(table[key], str) or not table[key].strip():
-                raise AgentsFileError(f"{where}.{key}: must be a non-empty string.")
-            values[key] = table[key]
+            values[key] = declarations.text(where, key, table[key], AgentsFileError)
     if "groups" in table:
-        groups = table["groups"]
-        if not isinstance(groups, list) or not all(isinstance(g, str) for g in groups):
-            raise AgentsFileError(f"{where}.groups: must be a list of strings.")
-        values["groups"] = tuple(groups)
+        values["groups"] = tuple(
+            declarations.texts(where, "groups", table["groups"], AgentsFileError)
+        )
     if "timeout_seconds" in table:
         timeout = table["timeout_seconds"]
-        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
-            raise AgentsFileError(f"{where}.timeout_seconds: must be a positive number.")
-        values["timeout_seconds"] = float(timeout)
+        values["timeout_seconds"] = declarations.positive(
+            where, "timeout_seconds", timeout, float, AgentsFileError
+        )
     if "headers" in table:
         headers = table["headers"]
         if not isinstance(headers, dict):

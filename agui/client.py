@@ -3,10 +3,12 @@
 `run_once` returns the run as recorded (`RunReader.outcome`): every event it sent, what the
 chat shows, and an `error` naming the problem when the run failed (refused, TLS, HTTP status,
 not AG-UI, a bad event, a limit). Limits are settings: AGUI_MAX_EVENT_BYTES per event,
-AGUI_MAX_EVENTS and AGUI_RUN_SECONDS per run. `on_text` is told the text so far as it streams.
+AGUI_MAX_EVENTS and AGUI_RUN_SECONDS per run. `on_text` is told the text so far as it streams;
+`wire` is told the run input and each event as they travel (the conversation's Wire panel).
 """
 
 import asyncio
+import json
 import ssl
 from collections.abc import Awaitable, Callable
 
@@ -16,16 +18,23 @@ from httpx_sse import SSEError, aconnect_sse
 
 from agui.agents_file import AguiAgentConfig
 from agui.protocol import BadStream, RunReader
+from agui.wire import AguiWireLog, opening
 
 OnText = Callable[[str], Awaitable[None]]
 
 
-async def run_once(agent: AguiAgentConfig, body: dict, *, on_text: OnText | None = None) -> dict:
+async def run_once(
+    agent: AguiAgentConfig,
+    body: dict,
+    *,
+    on_text: OnText | None = None,
+    wire: AguiWireLog | None = None,
+) -> dict:
     """Run the agent once with `body` (a RunAgentInput); return the recorded run."""
     reader = RunReader(state=body.get("state"), max_events=settings.AGUI_MAX_EVENTS)
     try:
         async with asyncio.timeout(settings.AGUI_RUN_SECONDS):
-            await _stream(agent, body, reader, on_text)
+            await _stream(agent, body, reader, on_text, wire)
     except BadStream as error:
         reader.fail(f"{agent.display_name} sent a bad stream: {error}.")
     except TimeoutError:
@@ -35,15 +44,33 @@ async def run_once(agent: AguiAgentConfig, body: dict, *, on_text: OnText | None
         )
     except httpx.HTTPError as error:
         reader.fail(describe_error(agent, error))
-    return reader.outcome()
+    outcome = reader.outcome()
+    if wire is not None and outcome["error"]:
+        wire.event(f"The run failed: {outcome['error']}")
+    return outcome
 
 
-async def _stream(agent, body, reader: RunReader, on_text: OnText | None) -> None:
-    headers = {**agent.header_values(), "Accept": "text/event-stream"}
+async def _stream(agent, body, reader: RunReader, on_text: OnText | None, wire) -> None:
+    headers = {
+        **agent.header_values(),
+        "Accept": "text/event-stream",
+        "Content-Type": "application/json",
+    }
+    content = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+    if wire is not None:
+        wire.event(opening(agent, body["runId"]))
+        wire.sent(content)
     limit = settings.AGUI_MAX_EVENT_BYTES
     async with httpx.AsyncClient(timeout=agent.timeout_seconds) as client:
-        async with aconnect_sse(client, "POST", agent.url, json=body, headers=headers) as source:
+        async with aconnect_sse(
+            client, "POST", agent.url, content=content.encode(), headers=headers
+        ) as source:
             response = source.response
+            if wire is not None:
+                wire.event(
+                    f"HTTP {response.status_code}, "
+                    f"{response.headers.get('content-type') or 'no content type'}."
+                )
             if response.status_code >= 400:
                 raise httpx.HTTPStatusError("", request=response.request, response=response)
             kind = response.headers.get("content-type", "").split(";")[0].strip()
@@ -55,6 +82,8 @@ async def _stream(agent, body, reader: RunReader, on_text: OnText | None) -> Non
             shown = ""
             try:
                 async for event in source.aiter_sse():
+                    if wire is not None:
+                        wire.received(event.data)
                     if len(event.data.encode()) > limit:
                         raise BadStream(
                             f"an event of {len(event.data.encode()):,} bytes is over the limit "

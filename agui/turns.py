@@ -18,15 +18,17 @@ from functools import partial
 from agui import agents_file, protocol
 from agui.agent import AguiRunFailed
 from agui.client import run_once
+from agui.wire import wire_of
 from connections.services import ServicesFileError, UnknownServiceError
 from elicitation import frontend_tools
-from elicitation.kinds import KINDS, approval
+from elicitation.kinds import KINDS, approval, connection, display
 from playground.live_text import STOP_CHECK_SECONDS, LiveText
 from playground.models import Step, Turn
 from playground.runtime import TurnContext
 from playground.steps import Outcome
 
 AFTER_TURN = "AG-UI conversation after the turn"
+CUT_OFF = "The agent's reply was cut off"
 ANSWER_SCHEMA = {
     "type": "object",
     "properties": {"answer": {"type": "string", "title": "Answer"}},
@@ -73,7 +75,7 @@ async def run_agui_turn(
                 finished_at=_moment(step["finished"]),
             )
         if run["text"]:
-            await ctx.say(run["text"])
+            await ctx.say(_reply(run))
         if run["error"]:
             raise AguiRunFailed(run["error"])
         state = run["state"]
@@ -110,13 +112,15 @@ async def _person_credential(ctx: TurnContext, declared: agents_file.AguiAgentCo
 
 
 async def _run(declared, credential, body: dict, ctx: TurnContext) -> dict:
-    """POST one run (the person's credential opened now, never recorded); show its text live."""
+    """POST one run (the person's credential opened now, never recorded); show its text live
+    and log it on the conversation's wire."""
     if credential is not None:
         opened = await credential()
         declared = agents_file.replace_headers(declared, opened.headers())
     live = LiveText(ctx.turn)
     await live.show("")
-    running = asyncio.ensure_future(run_once(declared, body, on_text=live.update))
+    wire = wire_of(ctx.conversation.pk, declared)
+    running = asyncio.ensure_future(run_once(declared, body, on_text=live.update, wire=wire))
     try:
         # While the agent is silent, look for a Stop every STOP_CHECK_SECONDS (raises then).
         while not (await asyncio.wait({running}, timeout=STOP_CHECK_SECONDS))[0]:
@@ -127,6 +131,13 @@ async def _run(declared, credential, body: dict, ctx: TurnContext) -> dict:
     return {"input": body, **running.result()}
 
 
+def _reply(run: dict) -> str:
+    """Return the run's text as the person reads it: a reply the run did not finish says so."""
+    if not run["error"]:
+        return run["text"]
+    return f"{run['text']}\n\n({CUT_OFF}: {run['error']})"
+
+
 def _moment(epoch: float | None) -> datetime | None:
     return None if epoch is None else datetime.fromtimestamp(epoch, UTC)
 
@@ -135,7 +146,8 @@ def _describe_run(run: dict) -> Outcome:
     """Return how a run went, in a line: its events, and what it asked or why it failed."""
     events = f"{len(run['events'])} event(s)"
     if run["error"]:
-        return Outcome(f"{events}; {run['error']}", failed=True)
+        cut = "; the reply so far is kept, marked as cut off" if run["text"] else ""
+        return Outcome(f"{events}; {run['error']}{cut}", failed=True)
     asked = [call["name"] for call in run["calls"]] + ["an interrupt"] * len(run["interrupts"])
     line = f"{events}; asked through {', '.join(asked)}" if asked else f"{events}; done"
     # The agent's state as the run left it, viewable in the chat (secrets removed, shortened).
@@ -156,25 +168,34 @@ async def _answer_call(ctx: TurnContext, call: dict, render_kind: str | None):
         details = {str(k): str(v) for k, v in details.items()} if isinstance(details, dict) else {}
         approved = await ctx.confirm(message, details=details, action=f"agui:{message}")
         return {"approved": approved}
-    schema = arguments.get("requestedSchema")
-    kind = _render_kind(render_kind, message, schema)
+    schema, value = arguments.get("requestedSchema"), arguments.get("value")
+    kind = _render_kind(render_kind, message, schema, value)
     response = await ctx.render(
-        kind=kind, message=message, data_schema=schema, id=call["id"], tool_name=call["name"]
+        kind=kind,
+        message=message,
+        data_schema=schema,
+        value=None if kind == "elicitation" else value,
+        id=call["id"],
+        tool_name=call["name"],
     )
     return response.envelope
 
 
-def _render_kind(kind: str | None, message: str, schema) -> str:
-    """Return the kind a CUSTOM `render` event names when it can show the call, else ours."""
-    payload = {"message": message, "requestedSchema": schema}
-    if (
-        kind
-        and kind in KINDS
-        and kind != approval.KIND.name
-        and not KINDS[kind].parse(payload, None)[1]
-    ):
-        return kind
-    return "elicitation"
+def _render_kind(kind: str | None, message: str, schema, value) -> str:
+    """Return the kind a CUSTOM `render` event names when it can show the call, else ours.
+
+    The call's `value` is the kind's value: a config card's proposal, a display card, a URL.
+    Not approval (its own tool) nor connection (a reference only this playground can open).
+    """
+    if not kind or kind not in KINDS or kind in (approval.KIND.name, connection.KIND.name):
+        return "elicitation"
+    if kind == display.KIND.name:  # as `ctx.render` builds a display card's payload
+        if not isinstance(value, dict):
+            return "elicitation"
+        payload = {"message": message, **value}
+    else:
+        payload = {"message": message, "requestedSchema": schema}
+    return "elicitation" if KINDS[kind].parse(payload, value)[1] else kind
 
 
 async def _answer_interrupt(ctx: TurnContext, interrupt: dict) -> dict:

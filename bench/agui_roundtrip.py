@@ -15,15 +15,16 @@ Target: each median <= 1.5 x (its bare run + one push).
 import asyncio
 import os
 import re
-import subprocess
-import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from bench.client import Person, echo_seconds, open_echo, summary
 from bench.runner import bench_main
-from bench.stack import BASE_DIR, free_port, wait_until
+from bench.servers import serving
+from bench.stack import BASE_DIR
 
 AGENT = BASE_DIR / "tests" / "agui_test_server.py"
 FORM = re.compile(r'<article id="part-(\d+)"[^>]*data-state="pending"[\s\S]*Which colour\?')
@@ -100,35 +101,18 @@ def run(stack, quick: bool, **options) -> dict:
     return asyncio.run(measure(stack, questions=5 if quick else 50))
 
 
-class AguiAgent:
-    """The test agent, started before the stack (its URL is in the agents file)."""
-
-    def __enter__(self) -> Path:
-        port = free_port()
-        workdir = Path(tempfile.mkdtemp(prefix="bench-agui-"))
-        self.process = subprocess.Popen(
-            [sys.executable, str(AGENT), str(port), str(workdir / "runs.log")],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        wait_until(lambda: _listening(port), 30, "the AG-UI test agent did not start")
+@contextmanager
+def agents_file() -> Iterator[Path]:
+    """Start the test agent; yield the agents file naming it (the stack's processes read it)."""
+    workdir = Path(tempfile.mkdtemp(prefix="bench-agui-"))
+    log = workdir / "runs.log"
+    with serving(lambda port: [str(AGENT), str(port), str(log)], "the AG-UI test agent") as port:
         path = workdir / "agents.toml"
         path.write_text(f'[agents.painter]\nurl = "http://127.0.0.1:{port}/ask"\n')
-        return path
-
-    def __exit__(self, *exc_info) -> None:
-        self.process.kill()
-        self.process.wait()
-
-
-def _listening(port: int) -> bool:
-    import socket
-
-    with socket.socket() as sock:
-        return sock.connect_ex(("127.0.0.1", port)) == 0
+        yield path
 
 
 if __name__ == "__main__":
-    with AguiAgent() as agents:
-        os.environ["AGUI_AGENTS_FILE"] = str(agents)  # the stack's processes read it
+    with agents_file() as agents:
+        os.environ["AGUI_AGENTS_FILE"] = str(agents)
         bench_main("agui_roundtrip", run)

@@ -19,15 +19,17 @@ median <= SDK cold round trip + one push.
 import asyncio
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from bench.client import Person, echo_seconds, open_echo, summary
 from bench.runner import bench_main
-from bench.stack import BASE_DIR, free_port, wait_until
+from bench.servers import serving
+from bench.stack import BASE_DIR
 
 TEST_SERVER = BASE_DIR / "tests" / "mcp_test_server.py"
 ANSWER = {
@@ -152,32 +154,14 @@ def run(stack, quick: bool, **options) -> dict:
     return asyncio.run(measure(stack, calls=5 if quick else 50))
 
 
-class HttpServer:
-    """The test server on Streamable HTTP, started before the stack (its URL is in the file)."""
-
-    def __enter__(self) -> str:
-        port = free_port()
-        self.process = subprocess.Popen(
-            [sys.executable, str(TEST_SERVER), "http", str(port)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        wait_until(lambda: _listening(port), 30, "the MCP test server did not start")
-        return f"http://127.0.0.1:{port}/mcp"
-
-    def __exit__(self, *exc_info) -> None:
-        self.process.kill()
-        self.process.wait()
-
-
-def _listening(port: int) -> bool:
-    import socket
-
-    with socket.socket() as sock:
-        return sock.connect_ex(("127.0.0.1", port)) == 0
+@contextmanager
+def http_server() -> Iterator[str]:
+    """Start the test server on Streamable HTTP (before the stack: its URL is in the file)."""
+    with serving(lambda port: [str(TEST_SERVER), "http", str(port)], "the MCP test server") as port:
+        yield f"http://127.0.0.1:{port}/mcp"
 
 
 if __name__ == "__main__":
-    with HttpServer() as url:
+    with http_server() as url:
         os.environ["MCP_SERVERS_FILE"] = str(servers_file(url))  # the stack's processes read it
         bench_main("mcp_roundtrip", run)

@@ -39,13 +39,13 @@ headers and variables use `{access_token}` (by default `Authorization = "Bearer
 
 import re
 import string
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
 
-NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
+from connections import declarations
+
 FIELD_NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
 # What an OAuth connection holds; its headers and variables may use the first two.
 OAUTH_PLACEHOLDERS = {"access_token", "token_type"}
@@ -123,19 +123,8 @@ def load(path: str | Path | None = None) -> dict[str, Service]:
     path = path or settings.CONNECTION_SERVICES_FILE
     if not path:
         return {}
-    path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text())
-    except OSError as error:
-        raise ServicesFileError(f"{path}: cannot read it ({error.strerror}).") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ServicesFileError(f"{path}: not valid TOML: {error}.") from None
-    if unknown := sorted(set(data) - {"services"}):
-        raise ServicesFileError(f"{path}: unknown top-level key {unknown[0]!r}.")
-    services = data.get("services", {})
-    if not isinstance(services, dict):
-        raise ServicesFileError(f"{path}: services must be a table ([services.<name>]).")
-    return {name: _service(path, name, table) for name, table in services.items()}
+    entries = declarations.entries(Path(path), "services", ServicesFileError)
+    return {name: _service(where, name, table) for where, name, table in entries}
 
 
 def get(name: str) -> Service:
@@ -149,14 +138,9 @@ def get(name: str) -> Service:
     return service
 
 
-def _service(path: Path, name: str, table) -> Service:
-    where = f"{path}: services.{name}"
-    if not NAME.match(name):
-        raise ServicesFileError(f"{where}: a name is lowercase letters, digits, - and _.")
-    if not isinstance(table, dict):
-        raise ServicesFileError(f"{where} must be a table.")
-    if unknown := sorted(set(table) - {"title", "fields", "headers", "env", "test", "oauth"}):
-        raise ServicesFileError(f"{where}.{unknown[0]}: unknown key.")
+def _service(where: str, name: str, table: dict) -> Service:
+    known = {"title", "fields", "headers", "env", "test", "oauth"}
+    declarations.known_keys(where, table, known, ServicesFileError)
     title = table.get("title", name)
     if not isinstance(title, str) or not title.strip():
         raise ServicesFileError(f"{where}.title: must be a non-empty string.")

@@ -16,7 +16,7 @@ from elicitation import contract
 from elicitation.models import Part
 from elicitation.settle import settle_part
 from mcp_bridge import servers
-from mcp_bridge.catalog import KIND
+from mcp_bridge.catalog import KIND, SERVERS
 from mcp_bridge.credentials import with_person_credential
 from mcp_bridge.results import describe_tool_list, show_outcome
 from mcp_bridge.tool_forms import ask_arguments, check_json_arguments
@@ -27,35 +27,19 @@ PICK_INTENT = "mcp_pick_tool"
 DIRECT_CALL = re.compile(r"^\s*([A-Za-z0-9_.\-/]+)\s*(\{.*\})?\s*$", re.DOTALL)
 
 
-def available_to(agent_row, user) -> bool:
-    """Return whether `user` may use the server behind `agent_row` (its groups allow them)."""
-    try:
-        server = servers.load().get(agent_row.config.get("server", ""))
-    except servers.ServersFileError:
-        return False
-    return server is not None and server.allows(user)
-
-
 @agent(
     KIND,
     name="MCP server",
     description="Calls an MCP server's tools.",
     listed=False,
-    available_to=available_to,
+    available_to=SERVERS.available_to,
     opens_conversation=True,  # the tools card is there before the person writes
     shows_wire=True,
 )
 async def mcp_server(ctx: TurnContext, message: str) -> None:
-    try:
-        server = servers.load().get(ctx.config.get("server", ""))
-    except servers.ServersFileError as error:
-        await ctx.report_error(str(error))
-        return
-    if server is None:
-        await ctx.report_error("This MCP server is no longer in the servers file.")
-        return
-    if not await sync_to_async(server.allows)(ctx.user):
-        await ctx.report_error(f"You are not in a group allowed to use {server.display_name}.")
+    server, problem = await SERVERS.usable(ctx)
+    if problem:
+        await ctx.report_error(problem)
         return
     try:
         personal = await with_person_credential(ctx, server)

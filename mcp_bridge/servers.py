@@ -43,17 +43,15 @@ MCP="npx -y @modelcontextprotocol/server-everything"`). Both are read again at e
 import os
 import re
 import shlex
-import tomllib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
 
-from connections import services
+from connections import declarations, services
 
 ENV_PREFIX = "MCP_"
-NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
 DEFAULTS = {
     "timeout_seconds": 60.0,
     "hold_minutes": 30.0,
@@ -165,23 +163,12 @@ def _name_from(word: str) -> str:
     stem = re.sub(r"\.(js|mjs|cjs|ts|py)$", "", stem.lower())
     stem = re.sub(r"^(mcp-server-|server-|mcp-)|(-mcp|-server|_server)$", "", stem)
     name = re.sub(r"[^a-z0-9_-]+", "-", stem).strip("-_")[:40]
-    return name if NAME.match(name) else "local"
+    return name if declarations.NAME.match(name) else "local"
 
 
 def _read(path: Path) -> dict[str, ServerConfig]:
-    try:
-        data = tomllib.loads(path.read_text())
-    except OSError as error:
-        raise ServersFileError(f"{path}: cannot read it ({error.strerror}).") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ServersFileError(f"{path}: not valid TOML: {error}.") from None
-    unknown = set(data) - {"servers"}
-    if unknown:
-        raise ServersFileError(f"{path}: unknown top-level key {sorted(unknown)[0]!r}.")
-    servers = data.get("servers", {})
-    if not isinstance(servers, dict):
-        raise ServersFileError(f"{path}: servers must be a table ([servers.<name>]).")
-    configured = {name: _server(path, name, table) for name, table in servers.items()}
+    entries = declarations.entries(path, "servers", ServersFileError)
+    configured = {name: _server(where, name, table) for where, name, table in entries}
     _check_connections(path, configured)
     return configured
 
@@ -207,15 +194,9 @@ def _check_connections(path: Path, configured: dict[str, ServerConfig]) -> None:
             )
 
 
-def _server(path: Path, name: str, table) -> ServerConfig:
-    where = f"{path}: servers.{name}"
-    if not NAME.match(name):
-        raise ServersFileError(f"{where}: a name is lowercase letters, digits, - and _.")
-    if not isinstance(table, dict):
-        raise ServersFileError(f"{where} must be a table.")
+def _server(where: str, name: str, table: dict) -> ServerConfig:
     known = set(ServerConfig.__dataclass_fields__) - {"name", "credential"}
-    if unknown := sorted(set(table) - known):
-        raise ServersFileError(f"{where}.{unknown[0]}: unknown key.")
+    declarations.known_keys(where, table, known, ServersFileError)
     transport = table.get("transport")
     if transport not in ("stdio", "http"):
         raise ServersFileError(f'{where}.transport: must be "stdio" or "http".')
@@ -224,13 +205,15 @@ def _server(path: Path, name: str, table) -> ServerConfig:
         raise ServersFileError(f'{where}.protocol: must be "auto" or "legacy".')
     for key in ("title", "description", "command", "cwd", "url", "protocol", "connection"):
         if key in table:
-            values[key] = _string(where, key, table[key])
+            values[key] = declarations.text(where, key, table[key], ServersFileError)
     for key in ("args", "env", "groups", "platforms"):
         if key in table:
-            values[key] = tuple(_strings(where, key, table[key]))
+            values[key] = tuple(declarations.texts(where, key, table[key], ServersFileError))
     for key, default in DEFAULTS.items():
         if key in table:
-            values[key] = _positive(where, key, table[key], type(default))
+            values[key] = declarations.positive(
+                where, key, table[key], type(default), ServersFileError
+            )
     if "headers" in table:
         headers = table["headers"]
         if not isinstance(headers, dict):
@@ -243,24 +226,6 @@ def _server(path: Path, name: str, table) -> ServerConfig:
     if transport == "http" and not re.match(r"^https?://[^\s/@]+", values.get("url", "")):
         raise ServersFileError(f"{where}.url: an http server needs an http(s):// URL.")
     return ServerConfig(**values)
-
-
-def _string(where: str, key: str, value) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise ServersFileError(f"{where}.{key}: must be a non-empty string.")
-    return value
-
-
-def _strings(where: str, key: str, value) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise ServersFileError(f"{where}.{key}: must be a list of strings.")
-    return value
-
-
-def _positive(where: str, key: str, value, kind: type) -> float | int:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-        raise ServersFileError(f"{where}.{key}: must be a positive number.")
-    return kind(value)
 
 
 def _variable(where: str, key: str, name) -> str:

@@ -1,12 +1,14 @@
 """The conversation's wire: the messages an agent source exchanged with its server (an MCP
-server's JSON-RPC requests, responses, notifications and errors), for the Wire panel.
+server's JSON-RPC requests, responses, notifications and errors; an AG-UI agent's run inputs
+and events), for the Wire panel.
 
-Any agent source logs through a `WireLog` (the MCP bridge does; an AG-UI runner can too). A
-message is stored with secrets removed: the values of secret-named keys, secret-looking text,
-and every value the log was told is secret (a header's value, a credential) wherever it shows
-up. Logging holds up no call: a message is only noted as it passes; a task of its own reads,
-redacts and writes the noted ones, in order, a batch at a time, off the event loop, and a
-failed write is logged and dropped (the panel is for looking, the call never depends on it).
+Any agent source logs through a `WireLog` (the MCP bridge does; the AG-UI runner too, with a
+`classify` of its own). A message is stored with secrets removed: the values of secret-named
+keys, secret-looking text, and every value the log was told is secret (a header's value, a
+credential) wherever it shows up. Logging holds up no call: a message is only noted as it
+passes; a task of its own reads, redacts and writes the noted ones, in order, a batch at a
+time, off the event loop, and a failed write is logged and dropped (the panel is for looking,
+the call never depends on it).
 """
 
 import asyncio
@@ -40,7 +42,8 @@ class WireLog:
         self._writing: asyncio.Task | None = None
 
     def sent(self, message: Any) -> None:
-        """Log a message sent: a JSON-RPC message as a dict, or a pydantic model of one."""
+        """Log a message sent: a dict, a pydantic model of one, or the JSON text as it travelled
+        (read later, off the event loop; its size is the text's)."""
         self._queue(WireMessage.Direction.SENT, message)
 
     def received(self, message: Any) -> None:
@@ -60,7 +63,9 @@ class WireLog:
         while self._queued:
             batch, self._queued = self._queued, []
             try:
-                await sync_to_async(self._store)(batch)
+                # In a thread of its own: a write stalled on the database (a lock, a slow disk)
+                # must not queue the run's own writes behind it, as the shared thread would.
+                await sync_to_async(self._store, thread_sensitive=False)(batch)
             except Exception:  # the database is away: the call goes on without its log
                 logger.warning("could not log %d wire messages", len(batch), exc_info=True)
 
@@ -69,14 +74,19 @@ class WireLog:
         WireMessage.objects.bulk_create(rows)
 
     def _row(self, direction: str, message: Any, at) -> WireMessage:
-        if isinstance(message, str):
+        if direction == WireMessage.Direction.EVENT:
             kind, method, size, body = "event", "", len(message.encode()), message
+        elif isinstance(message, str):  # the JSON text as it travelled
+            size = len(message.encode())
+            try:
+                kind, method, body = self._described(json.loads(message))
+            except ValueError:
+                kind, method, body = "unreadable", "", without_secrets(message)
         else:
             if hasattr(message, "model_dump"):
                 message = message.model_dump(mode="json", by_alias=True, exclude_unset=True)
-            kind, method = self._classify(message)
             size = len(json.dumps(message, ensure_ascii=False, default=str).encode())
-            body = json.dumps(without_secrets(message), ensure_ascii=False, indent=2, default=str)
+            kind, method, body = self._described(message)
         return WireMessage(
             conversation_id=self.conversation_id,
             source=self.source,
@@ -88,7 +98,13 @@ class WireLog:
             at=at,
         )
 
-    def _classify(self, message: dict) -> tuple[str, str]:
+    def _described(self, message: Any) -> tuple[str, str, str]:
+        kind, method = self.classify(message) if isinstance(message, dict) else ("other", "")
+        body = json.dumps(without_secrets(message), ensure_ascii=False, indent=2, default=str)
+        return kind, method, body
+
+    def classify(self, message: dict) -> tuple[str, str]:
+        """Return a message's kind and method, JSON-RPC's (another protocol's log overrides it)."""
         if "method" in message:
             if "id" in message:
                 self._methods[message["id"]] = message["method"]

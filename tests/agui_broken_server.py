@@ -45,6 +45,34 @@ COLOUR = {
     "required": ["colour"],
 }
 
+RENDERED = {
+    # A config card (it asks: Accept / Edit / Cancel), its proposal the call's `value`.
+    "render-config": (
+        "config-card",
+        {"message": "Paint it this way?", "requestedSchema": COLOUR, "value": {"colour": "green"}},
+    ),
+    # A display card (it only shows), the card the call's `value`.
+    "render-display": (
+        "display",
+        {
+            "message": "The plan.",
+            "value": {"title": "Plan", "fields": [{"label": "Walls", "value": "green"}]},
+        },
+    ),
+}
+
+RELEASE_SECONDS = 60  # a test that never releases the stream does not hold this server
+
+
+def released(path: Path, within: float) -> bool:
+    """Wait until `path` exists (the test's go-ahead); return False if not within `within` s."""
+    deadline = time.monotonic() + within
+    while not path.exists():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
 
 def reply(path: str, body: dict):
     """Yield the chunks of the stream for `path`."""
@@ -121,8 +149,8 @@ def reply(path: str, body: dict):
         # The first words, then the rest once the test has seen them (it creates `release`).
         yield started(body) + event(type="TEXT_MESSAGE_START", messageId="m1", role="assistant")
         yield event(type="TEXT_MESSAGE_CONTENT", messageId="m1", delta="Painting the")
-        while not (LOG.parent / "release").exists():
-            time.sleep(0.05)
+        if not released(LOG.parent / "release", within=RELEASE_SECONDS):
+            return  # never released: the stream is cut, and the run says so
         yield event(type="TEXT_MESSAGE_CONTENT", messageId="m1", delta=" fence.")
         yield event(type="TEXT_MESSAGE_END", messageId="m1") + finished(body)
     elif path == "hang-once":
@@ -148,6 +176,15 @@ def reply(path: str, body: dict):
             "c1", "request_input", {"message": "Which colour?", "requestedSchema": COLOUR}
         )
         yield event(type="CUSTOM", name="render", value={"toolCallId": "c1", "kind": "url"})
+        yield finished(body)
+    elif path in RENDERED:  # a render event naming a kind that can show the call
+        results = [m["content"] for m in body["messages"] if m["role"] == "tool"]
+        if results:
+            yield started(body) + text(f"Got {results[0]}.") + finished(body)
+            return
+        kind, arguments = RENDERED[path]
+        yield started(body) + tool_call("c1", "request_input", arguments)
+        yield event(type="CUSTOM", name="render", value={"toolCallId": "c1", "kind": kind})
         yield finished(body)
 
 

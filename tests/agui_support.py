@@ -7,6 +7,7 @@ import json
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from agui.catalog import sync_agents
@@ -46,6 +47,13 @@ class AguiServer:
     def stop(self) -> None:
         self.process.kill()
         self.process.wait()
+
+
+def serving(script: Path, tmp_path_factory) -> Iterator[AguiServer]:
+    """Yield a server of `script` for a test module (its fixture), and stop it after."""
+    server = AguiServer(script, tmp_path_factory.mktemp("agui") / "runs.log")
+    yield server
+    server.stop()
 
 
 def agents_file(directory: Path, url: str, extra: str = "") -> Path:

@@ -1,11 +1,13 @@
 """An AG-UI endpoint that gets the protocol wrong fails the run with a message naming the
 problem: nothing half-asked stays waiting, and the limits are named."""
 
+import html
+
 import pytest
 
 from elicitation.models import Part
-from playground.models import Message, Turn
-from tests.agui_support import BROKEN_SERVER, AguiServer, agents_file, chat_with
+from playground.models import Message, Step, Turn
+from tests.agui_support import BROKEN_SERVER, agents_file, chat_with, serving
 from tests.live_server import free_port
 from tests.runtime_helpers import said, send
 
@@ -14,9 +16,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    started = AguiServer(BROKEN_SERVER, tmp_path_factory.mktemp("agui") / "runs.log")
-    yield started
-    started.stop()
+    yield from serving(BROKEN_SERVER, tmp_path_factory)
 
 
 @pytest.fixture
@@ -84,6 +84,23 @@ def test_a_stream_cut_mid_run_is_reported(run):
     assert "the stream ended before RUN_FINISHED (cut mid-run); send your message again" in run(
         "cut"
     )
+
+
+def test_the_text_before_a_cut_is_kept_and_says_it_was_cut_off(
+    settings, tmp_path, client, alice, server
+):
+    conversation = chat_with(settings, client, alice, agents_file(tmp_path, server.url("cut")))
+    send(client, conversation, "paint it")
+    cut = "the stream ended before RUN_FINISHED (cut mid-run); send your message again to retry"
+    reply, error = said(conversation)
+    assert reply == f"Half\n\n(The agent's reply was cut off: {cut})"
+    assert cut in error
+    page = html.unescape(client.get(conversation.get_absolute_url()).content.decode())
+    assert "<p>Half</p>" in page and "(The agent's reply was cut off: the stream ended" in page
+    turn = Turn.objects.get(conversation=conversation)
+    run = Step.objects.get(turn=turn, name=f"AG-UI run {turn.pk}-0")
+    assert run.status == Step.Status.ERROR
+    assert run.outcome.endswith("the reply so far is kept, marked as cut off")
 
 
 def test_a_turn_cut_mid_run_can_be_retried(settings, tmp_path, client, alice, server):

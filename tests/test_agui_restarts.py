@@ -6,9 +6,8 @@ import json
 import pytest
 
 from tests.agui_support import PYDANTIC_SERVER, AguiServer, agents_file
-from tests.live_server import FAST_RECOVERY, LiveClient, LiveServer, wait_for
-
-USERS = {"alice": "alice-password-1"}
+from tests.live_server import LiveClient, wait_for
+from tests.restart_support import USERS, chat_until_asked, one, serving
 
 
 @pytest.fixture
@@ -21,28 +20,13 @@ def agent(tmp_path):
 @pytest.fixture
 def server(tmp_path, agent):
     path = agents_file(tmp_path, agent.url("ask"))
-    server = LiveServer(tmp_path, env={"AGUI_AGENTS_FILE": str(path), **FAST_RECOVERY})
-    server.prepare(USERS)
-    server.start()
-    yield server
-    server.stop()
-
-
-def one(server: LiveServer, sql: str, *params):
-    rows = server.query(sql, params)
-    return rows[0][0] if rows else None
+    yield from serving(tmp_path, {"AGUI_AGENTS_FILE": str(path)})
 
 
 def test_the_answer_after_a_restart_reaches_the_agent_exactly_once(server, agent):
-    client = LiveClient(server, "alice", USERS["alice"])
-    _, home = client.get("/")
+    _, home = LiveClient(server, "alice", USERS["alice"]).get("/")
     assert "Test agent" in home  # the declared agent is on the home page
-    _, page = client.post("/agents/agui-test/new", {})
-    conversation_id = int(page.split('ws-connect="/ws/c/')[1].split("/")[0])
-    client.post(f"/c/{conversation_id}/send", {"text": "paint it"})
-    part_id = wait_for(
-        lambda: one(server, "SELECT id FROM elicitation_part WHERE state = ?", "pending")
-    )
+    _, _, part_id = chat_until_asked(server, "/agents/agui-test/new", {}, "paint it")
 
     server.kill()  # while the question waits: nothing is held for it
     server.start()

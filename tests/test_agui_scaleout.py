@@ -4,6 +4,7 @@ agent can recognise it), and the answer reaches the agent exactly once."""
 
 import json
 
+import psycopg
 import pytest
 
 from tests.agui_support import BROKEN_SERVER, AguiServer, agents_file
@@ -31,11 +32,21 @@ def agent(tmp_path):
 
 
 @pytest.fixture
-def stack(tmp_path, agent):
+def scenario() -> str:
+    return "hang-once"
+
+
+@pytest.fixture
+def extra_env() -> dict:
+    return {}
+
+
+@pytest.fixture
+def stack(tmp_path, agent, scenario, extra_env):
     require_services()
     database = PostgresDatabase()
-    path = agents_file(tmp_path, agent.url("hang-once"))
-    env = scaleout_env(database, tmp_path, AGUI_AGENTS_FILE=str(path))
+    path = agents_file(tmp_path, agent.url(scenario))
+    env = scaleout_env(database, tmp_path, AGUI_AGENTS_FILE=str(path), **extra_env)
     (tmp_path / "web").mkdir()
     server = LiveServer(tmp_path / "web", env)
     workers: list[Worker] = []
@@ -73,3 +84,25 @@ def test_a_run_cut_by_a_killed_worker_is_sent_again_and_answered_once(stack, age
     assert [json.loads(m["content"]) for m in results] == [
         {"action": "accept", "content": {"colour": "green"}}
     ]
+
+
+# A wire write waits for the lock as long as the test holds it (not the default 8 s).
+@pytest.mark.parametrize(
+    ("scenario", "extra_env"), [("state", {"DATABASE_STATEMENT_TIMEOUT": "300"})]
+)
+def test_a_run_is_not_held_up_by_its_wire_log(stack):
+    server, _, database, _ = stack
+    person = Person(server)
+    conversation = person.start_conversation(server, "agui-test")
+    with psycopg.connect(database.url) as holding:
+        # Every write to the Wire panel's table waits while this lock is held.
+        holding.execute("LOCK TABLE playground_wiremessage IN ACCESS EXCLUSIVE MODE")
+        with person.open_tab(server, conversation) as tab:
+            person.post(server, f"/c/{conversation}/send", {"text": "count"})
+            tab.wait_for("Count is 1.", timeout=60)
+        wait_for_turn_done(database, conversation)
+        waiting = holding.execute(
+            "SELECT count(*) FROM pg_locks WHERE relation = 'playground_wiremessage'::regclass "
+            "AND NOT granted"
+        ).fetchone()[0]
+        assert waiting >= 1  # the wire's write was still waiting when the run had finished

@@ -1,6 +1,7 @@
 """An AG-UI agent's state is kept (snapshots and JSON Patch deltas) and sent on the next run;
 its interrupts are questions, resumed with the answer as the resume payload; a CUSTOM `render`
-event sets a part's kind only to one that can show it; `agui_check` says what it found."""
+event sets a part's kind only to one that can show it (a card that asks, or one that only
+shows); `agui_check` says what it found."""
 
 import io
 import json
@@ -9,19 +10,18 @@ from html import escape
 import pytest
 from django.core.management import CommandError, call_command
 
+from elicitation.models import Part
 from playground.models import Agent, Step, Turn
-from tests.agui_support import BROKEN_SERVER, AguiServer, agents_file, chat_with
+from tests.agui_support import BROKEN_SERVER, agents_file, chat_with, serving
 from tests.live_server import free_port
-from tests.runtime_helpers import answer, pending, said, send
+from tests.runtime_helpers import answer, open_tab, pending, said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    started = AguiServer(BROKEN_SERVER, tmp_path_factory.mktemp("agui") / "runs.log")
-    yield started
-    started.stop()
+    yield from serving(BROKEN_SERVER, tmp_path_factory)
 
 
 @pytest.fixture
@@ -95,6 +95,35 @@ def test_a_render_event_for_a_kind_that_cannot_show_the_call_is_ignored(chat, cl
     assert part.render_kind == "elicitation"
     answer(client, part, colour="green")
     assert said(conversation) == ["Thanks."]
+
+
+def test_a_render_event_for_a_kind_that_asks_shows_that_kind_and_returns_its_answer(chat, client):
+    conversation = chat("render-config")
+    tab = open_tab(conversation.pk)
+    send(client, conversation, "paint")
+    card = pending(conversation)
+    assert (card.render_kind, card.message, card.value) == (
+        "config-card",
+        "Paint it this way?",
+        {"colour": "green"},
+    )
+    [pushed] = [html for html in tab() if f'id="part-{card.pk}"' in html]
+    assert "part--config-card" in pushed and 'data-state="pending"' in pushed
+    answer(client, card)  # Accept, as proposed
+    card.refresh_from_db()
+    assert card.state == Part.State.SUBMITTED
+    assert said(conversation) == ['Got {"action": "accept", "content": {"colour": "green"}}.']
+
+
+def test_a_render_event_for_a_kind_that_only_shows_is_a_card_and_the_run_goes_on(chat, client):
+    conversation = chat("render-display")
+    send(client, conversation, "plan")
+    card = Part.objects.get(conversation=conversation)
+    assert (card.render_kind, card.state) == ("display", Part.State.SUBMITTED)
+    page = client.get(conversation.get_absolute_url()).content.decode()
+    assert "<h3>Plan</h3>" in page and "<dt>Walls</dt><dd>green</dd>" in page
+    assert said(conversation) == ['Got {"action": "accept", "content": {}}.']
+    assert Turn.objects.get().status == Turn.Status.DONE
 
 
 def test_agui_check_reports_a_working_agent(settings, tmp_path, server):

@@ -4,9 +4,9 @@ call is in flight. Recorded model requests are never sent again; only the interr
 import pytest
 
 from tests.fake_openai import MODEL, FakeOpenAI, text, tool_calls
-from tests.live_server import FAST_RECOVERY, LiveClient, LiveServer, wait_for
+from tests.live_server import LiveClient, wait_for
+from tests.restart_support import USERS, chat_until_asked, one, serving
 
-USERS = {"alice": "alice-password-1"}
 COLOUR = {"type": "object", "properties": {"colour": {"type": "string", "enum": ["red", "green"]}}}
 
 
@@ -22,26 +22,13 @@ def fake():
 
 @pytest.fixture
 def server(tmp_path, fake):
-    env = {"LLM_BASE_URL": fake.base_url, "LLM_MODELS": MODEL, **FAST_RECOVERY}
-    server = LiveServer(tmp_path, env=env)
-    server.prepare(USERS)
-    server.start()
-    yield server
-    server.stop()
-
-
-def one(server: LiveServer, sql: str, *params):
-    rows = server.query(sql, params)
-    return rows[0][0] if rows else None
+    yield from serving(tmp_path, {"LLM_BASE_URL": fake.base_url, "LLM_MODELS": MODEL})
 
 
 def test_kills_while_the_question_waits_and_while_the_model_answers(server, fake):
-    client = LiveClient(server, "alice", USERS["alice"])
-    _, page = client.post("/llm-agents/new", {"name": "Painter", "model": f"default/{MODEL}"})
-    conversation_id = int(page.split('ws-connect="/ws/c/')[1].split("/")[0])
-    client.post(f"/c/{conversation_id}/send", {"text": "paint the fence"})
-    part_id = wait_for(
-        lambda: one(server, "SELECT id FROM elicitation_part WHERE state = ?", "pending")
+    new_agent = {"name": "Painter", "model": f"default/{MODEL}"}
+    _, conversation_id, part_id = chat_until_asked(
+        server, "/llm-agents/new", new_agent, "paint the fence"
     )
 
     server.kill()  # while the question waits

@@ -93,3 +93,34 @@ def test_the_agents_text_streams_in(page, live_server, workdir):
     (workdir / "release").touch()
     page.locator(".bubble.agent:not(.live)", has_text="Painting the fence.").wait_for()
     expect(live).to_be_hidden()
+
+
+def test_the_wire_panel_shows_each_run_input_and_event(page, live_server):
+    open_chat(page, live_server, "Painter")
+    send(page, "paint the gate")
+    form = page.locator("article.part--pending", has_text="Which colour?")
+    form.get_by_label("red").check()
+    form.get_by_role("button", name="Submit").click()
+    page.locator(".bubble.agent", has_text="You picked red.").wait_for()
+
+    panel = page.locator("details.wire-panel")
+    panel.locator("summary", has_text="Wire: messages with the server").click()
+    entries = panel.locator(".wire-entry")
+    expect(entries.first).to_contain_text("POST of run ")
+    runs = entries.filter(has_text="→ sent").filter(has_text="RunAgentInput")
+    expect(runs).to_have_count(2)  # the question's run, and the run after the answer
+    received = entries.filter(has_text="← received")
+    expect(received.filter(has_text="TOOL_CALL_START")).to_have_count(1)
+    expect(received.filter(has_text="RUN_FINISHED")).to_have_count(2)
+    runs.last.locator("summary").click()
+    expect(runs.last.locator("pre")).to_contain_text('"role": "tool"')
+    page.emulate_media(color_scheme="light")
+    page.set_viewport_size({"width": 1366, "height": 1000})
+    screenshot(panel, "agui-wire-panel-light-1366")
+    findings = serious_findings(page, "AG-UI wire panel, light, 1366 px")
+    page.set_viewport_size({"width": 375, "height": 900})
+    page.emulate_media(color_scheme="dark")
+    screenshot(panel, "agui-wire-panel-dark-375")
+    findings += serious_findings(page, "AG-UI wire panel, dark, 375 px")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert findings == []

@@ -6,9 +6,8 @@ import uuid
 from django.core.management.base import BaseCommand, CommandError
 
 from agui import agents_file, protocol
-from agui.catalog import sync_agents
+from agui.catalog import AGENTS, sync_agents
 from agui.client import run_once
-from playground.models import Agent
 
 PING = "This is a connection check from the playground: reply with one word."
 
@@ -41,13 +40,6 @@ class Command(BaseCommand):
             else:
                 status = f"OK: AG-UI run of {len(run['events'])} event(s)"
                 self.stdout.write(self.style.SUCCESS(f"{config.name}: {status}"))
-            _record_status(config, status)
+            AGENTS.record_status(config.name, status)
         if failures:
             raise CommandError(f"{failures} of {len(declared)} AG-UI agent(s) could not be run.")
-
-
-def _record_status(config: agents_file.AguiAgentConfig, status: str) -> None:
-    agent = Agent.objects.filter(slug=f"agui-{config.name}").first()
-    if agent is not None:
-        agent.config = {**agent.config, "status": status}
-        agent.save(update_fields=["config"])
