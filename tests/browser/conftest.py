@@ -39,13 +39,19 @@ def prepared_database(tmp_path_factory) -> Path:
     return template.db_path
 
 
-@pytest.fixture(scope="module")
-def live_server(tmp_path_factory, prepared_database):
-    server = LiveServer(tmp_path_factory.mktemp("live"))
+def serve_copy(workdir: Path, prepared_database: Path, env: dict | None = None) -> LiveServer:
+    """Start a server in `workdir` on a copy of the prepared database; return it."""
+    server = LiveServer(workdir, env=env)
     # The backup API copies a consistent database, whatever is still in the WAL file.
     with sqlite3.connect(prepared_database) as source, sqlite3.connect(server.db_path) as copy:
         source.backup(copy)
     server.start()
+    return server
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory, prepared_database):
+    server = serve_copy(tmp_path_factory.mktemp("live"), prepared_database)
     yield server
     server.stop()
 
