@@ -66,7 +66,8 @@ class WireLog:
         while self._queued:
             batch, self._queued = self._queued, []
             try:
-                await sync_to_async(self._store)(batch)
+                # Not on the thread the runs' own database work shares: never queued before it.
+                await sync_to_async(self._store, thread_sensitive=False)(batch)
             except Exception:  # the database is away: the call goes on without its log
                 logger.warning("could not log %d wire messages", len(batch), exc_info=True)
 
