@@ -26,6 +26,7 @@ KIND = "llm"
     listed=False,
     schedule=planned,  # a wizard-made one runs on its trigger; others have none
     edit_url="edit_llm_agent",
+    shows_wire=lambda row: uses_mcp_servers(row.config),
 )
 async def llm_agent(ctx, message: str) -> None:
     if await setup_agent.is_setup_turn(ctx):
@@ -52,6 +53,12 @@ async def llm_agent(ctx, message: str) -> None:
         provider_address=provider.address,
         config=config,
     )
+
+
+def uses_mcp_servers(config: dict) -> bool:
+    """Return whether an agent with `config` calls MCP servers' tools (its chat shows the
+    Wire panel): servers attached by name, or a wizard-made agent's platforms' servers."""
+    return bool(config.get("mcp_servers") or platforms.needed(config))
 
 
 def configure_from_wizard(config: dict, choice: str) -> dict:

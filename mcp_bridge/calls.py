@@ -194,7 +194,7 @@ async def _round(ctx, server, tool, arguments, responses, state, answers) -> dic
 
 
 async def _send(ctx, server, tool, arguments, responses, state, answers) -> dict:
-    if stranded := await _stranded_questions(ctx):
+    if stranded := _stranded_questions(ctx):
         return {"error": await _abandon(ctx, server, stranded)}
     mode = protocol_for(server)
     outcome = await _attempt(ctx, server, tool, arguments, responses, state, answers)
@@ -364,14 +364,14 @@ class HeldSession:
                     await sync_to_async(settle_part)(part, dict(url_wait.COMPLETED))
 
 
-async def _stranded_questions(ctx: TurnContext) -> list[Part]:
+def _stranded_questions(ctx: TurnContext) -> list[Part]:
     """Return questions an earlier run of this call asked on a session that is gone.
 
     This round has no record, so any held question at or after its index comes from a run that
-    died while the question waited (a restart of the playground).
+    died while the question waited (a restart of the playground). Read with the turn's records
+    (a warm call makes no query for it).
     """
-    parts = Part.objects.filter(turn=ctx.turn, intent=HELD_INTENT, call_index__gte=ctx.call_index)
-    return [part async for part in parts.order_by("call_index")]
+    return ctx.recorded_parts(HELD_INTENT)
 
 
 async def _abandon(ctx: TurnContext, server: ServerConfig, stranded: list[Part]) -> str:

@@ -10,7 +10,8 @@ the Inspector. One per (server, conversation, credential) in this process:
   call);
 - closed at its idle limit even while a question outside a call (a URL card) waits, when the
   server stops sending (its process exited) or a call on it fails (crashed, timed out), when
-  the server's settings or credential (its header values and environment) change, and with
+  the server's settings or credential (its header values and environment) change, when the
+  connection it was opened with is revoked (at once, in every process: `revoked`), and with
   the event loop that runs it (a stopping `agent_worker`; a stopped web process's stdio
   servers see their stdin close).
 
@@ -43,6 +44,7 @@ from mcp_types import (
 
 from elicitation.kinds import url_wait
 from elicitation.settle import settle_part
+from mcp_bridge import revoked
 from mcp_bridge.connection import connect, protocol_for, refusal
 from mcp_bridge.servers import ServerConfig
 
@@ -62,10 +64,11 @@ class Questions(Protocol):
 class LiveSession:
     """One open session: its client, and whether a call is using it."""
 
-    def __init__(self, server: ServerConfig, conversation_id: int, pool: dict, opened_with: str):
+    def __init__(self, server: ServerConfig, conversation_id: int, pool: dict, opened_with: tuple):
         self.server = server
         self.conversation_id = conversation_id
-        self.identity = opened_with
+        self.identity, self.connection_id = opened_with
+        self.loop = asyncio.get_running_loop()
         self.client: Client | None = None
         self.questions: Questions | None = None
         self.tools: list | None = None  # its `tools/list`, until the server says they changed
@@ -76,6 +79,7 @@ class LiveSession:
         self._pool = pool
         self._wake = anyio.Event()
         self._task: asyncio.Task | None = None
+        revoked.opened(self)
 
     @property
     def key(self) -> tuple[str, int]:
@@ -126,6 +130,7 @@ class LiveSession:
             else:
                 logger.info("MCP session with %s ended: %r", self.server.name, error)
         finally:
+            revoked.closed(self)
             self.close()
 
     async def _stay_open(self) -> None:
@@ -188,17 +193,20 @@ async def session(
         live.release(keep=keep)
 
 
-async def identity(server: ServerConfig) -> str:
-    """Return a digest of what a session is opened with: the settings, protocol and credential.
+async def identity(server: ServerConfig) -> tuple[str, str | None]:
+    """Return a digest of what a session is opened with (the settings, protocol and
+    credential), and the id of the person's connection it uses, if any.
 
     A person's own credential is opened here too, so a revoked or replaced connection never
     reaches the server again through a session opened before."""
-    opened_with = [repr(server), protocol_for(server), server.header_values()]
+    opened_with, connection_id = [repr(server), protocol_for(server), server.header_values()], None
     opened_with.append(server.environment())
     if server.credential is not None:
         credential = await server.credential()
         opened_with += [credential.headers(), credential.environment()]
-    return hashlib.sha256(json.dumps(opened_with, sort_keys=True).encode()).hexdigest()
+        connection_id = credential.connection_id
+    digest = hashlib.sha256(json.dumps(opened_with, sort_keys=True).encode()).hexdigest()
+    return digest, connection_id
 
 
 class _Once:
@@ -210,7 +218,7 @@ async def _checkout(server: ServerConfig, conversation_id: int) -> LiveSession:
     opened_with = await identity(server)  # before the lookup: no await between it and `busy`
     pool = _pools.setdefault(asyncio.get_running_loop(), {})
     live = pool.get((server.name, conversation_id))
-    if live is not None and (live.stopping or live.identity != opened_with):
+    if live is not None and (live.stopping or live.identity != opened_with[0]):
         live.close()  # opened with other settings, another protocol or credential
         live = None
     if live is not None and not live.busy:

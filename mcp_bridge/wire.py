@@ -22,12 +22,30 @@ async def watched(transport, wire: WireLog | None, ended: Callable[[], None] | N
         yield _Reading(read, wire, ended), _Writing(write, wire)
 
 
-class _Reading:
-    def __init__(self, stream, wire: WireLog | None, ended: Callable[[], None] | None):
-        self._stream, self._wire, self._ended = stream, wire, ended
+class _Passing:
+    """A stream that passes everything else on to the real one."""
+
+    def __init__(self, stream, wire: WireLog | None):
+        self._stream, self._wire = stream, wire
 
     def __getattr__(self, name):  # `last_context` and the like, as the real stream has them
         return getattr(self._stream, name)
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
+
+    async def __aenter__(self):
+        await self._stream.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc_info):
+        return await self._stream.__aexit__(*exc_info)
+
+
+class _Reading(_Passing):
+    def __init__(self, stream, wire: WireLog | None, ended: Callable[[], None] | None):
+        super().__init__(stream, wire)
+        self._ended = ended
 
     async def receive(self):
         try:
@@ -53,35 +71,9 @@ class _Reading:
         except anyio.EndOfStream:
             raise StopAsyncIteration from None
 
-    async def aclose(self) -> None:
-        await self._stream.aclose()
 
-    async def __aenter__(self):
-        await self._stream.__aenter__()
-        return self
-
-    async def __aexit__(self, *exc_info):
-        return await self._stream.__aexit__(*exc_info)
-
-
-class _Writing:
-    def __init__(self, stream, wire: WireLog | None):
-        self._stream, self._wire = stream, wire
-
-    def __getattr__(self, name):
-        return getattr(self._stream, name)
-
+class _Writing(_Passing):
     async def send(self, item) -> None:
         if self._wire is not None and isinstance(item, SessionMessage):
             self._wire.sent(item.message)
         await self._stream.send(item)
-
-    async def aclose(self) -> None:
-        await self._stream.aclose()
-
-    async def __aenter__(self):
-        await self._stream.__aenter__()
-        return self
-
-    async def __aexit__(self, *exc_info):
-        return await self._stream.__aexit__(*exc_info)

@@ -12,7 +12,16 @@ from django.utils.text import Truncator
 from elicitation.admin_frame import chat_frame
 from elicitation.models import Part
 from playground import fragments
-from playground.models import Agent, Conversation, Message, Schedule, ScheduledRun, Step, Turn
+from playground.models import (
+    Agent,
+    Conversation,
+    Message,
+    Schedule,
+    ScheduledRun,
+    Step,
+    Turn,
+    WireMessage,
+)
 
 
 class RecordAdmin(admin.ModelAdmin):
@@ -234,6 +243,30 @@ class MessageAdmin(RecordAdmin):
     @admin.display(description="Turn", ordering="turn")
     def turn_link(self, message):
         return _admin_link(message.turn)
+
+
+@admin.register(WireMessage)
+class WireMessageAdmin(RecordAdmin):
+    """The conversations' wires, as their Wire panels show them: stored with secrets removed
+    (`playground.wire`), so nothing here can show one."""
+
+    list_display = ["at", "conversation_link", "source", "direction", "kind", "method", "size"]
+    list_filter = ["direction", "kind", "source"]
+    search_fields = ["method", "source"]
+    list_select_related = ["conversation"]
+    date_hierarchy = "at"
+    fields = [
+        "conversation_link", "source", "direction", "kind", "method", "size", "at", "content",
+    ]  # fmt: skip
+    readonly_fields = fields
+
+    @admin.display(description="Conversation", ordering="conversation")
+    def conversation_link(self, message):
+        return _admin_link(message.conversation)
+
+    @admin.display(description="Message (secrets removed)")
+    def content(self, message):
+        return format_html('<pre class="wire-body">{}</pre>', message.body)
 
 
 class ScheduledRunInline(RecordInline):

@@ -39,8 +39,13 @@ class AgentSpec:
     schedule: "dict | str | Callable[[Any], Planned | None] | None" = None
     # The URL name of the page where the owner of one of its rows edits it (takes the slug).
     edit_url: str = ""
-    # Talks to a server of its own (MCP): its chat has a Wire panel of what travelled.
-    shows_wire: bool = False
+    # Talks to a server (MCP): its chat has a Wire panel of what travelled; or (agent row) ->
+    # whether this one does (an LLM agent with MCP servers).
+    shows_wire: bool | Callable[[Any], bool] = False
+
+    def offers_wire(self, row: Any) -> bool:
+        """Return whether the chat of agent `row` offers the Wire panel."""
+        return self.shows_wire(row) if callable(self.shows_wire) else self.shows_wire
 
 
 @dataclass(frozen=True)
@@ -92,7 +97,7 @@ def agent(
     samples: tuple[tuple[str, str], ...] = (),
     schedule: "dict | str | Callable[[Any], Planned | None] | None" = None,
     edit_url: str = "",
-    shows_wire: bool = False,
+    shows_wire: bool | Callable[[Any], bool] = False,
 ):
     """Register an agent implementation under a slug."""
     _check_schedule(slug, schedule)

@@ -172,6 +172,17 @@ class TurnContext:
         own while it ran (questions, notes), a replay skips past them to number the same."""
         self._calls = max(self._calls, index)
 
+    def recorded_parts(self, intent: str) -> list[Part]:
+        """Return the questions with `intent` an earlier run of this turn asked at or after the
+        next call, in order (read with the turn's records: no query). A source that holds a
+        question on a live session finds here those a run that died while they waited left."""
+        found = [
+            part
+            for index, part in self._recorded.parts.items()
+            if index >= self._calls and part.intent == intent
+        ]
+        return sorted(found, key=lambda part: part.call_index)
+
     async def say(self, text: str, *, markdown: bool = True) -> None:
         """Send an agent message (markdown, or shown as the text it is). On replay an
         already-sent message is not resent."""

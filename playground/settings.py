@@ -401,6 +401,10 @@ CONNECTIONS_KEYS = envlist("CONNECTIONS_KEY", "")
 # OAuth providers (configured or discovered) on private or loopback addresses: off, as for webhooks.
 CONNECTIONS_ALLOW_PRIVATE = envbool("CONNECTIONS_ALLOW_PRIVATE", False)
 
+# The newest this many messages of a conversation's wire (its Wire panel) are kept; older ones
+# are deleted as new ones are logged (see playground/wire.py).
+WIRE_MESSAGES_KEPT = int(os.environ.get("WIRE_MESSAGES_KEPT", "1000"))
+
 # One more server for local use, a command line or an http(s) URL: `make run MCP="..."`.
 MCP_COMMAND = os.environ.get("MCP_COMMAND", "")
 # AG-UI agents the playground may run: a TOML file (see agui/agents_file.py and the README,

@@ -155,7 +155,7 @@ def render_conversation(request: HttpRequest, conversation: Conversation) -> Tem
             "agent": conversation.agent,
             "panel": panel,
             "edit_url": spec.edit_url if spec and not read_only and not draft else "",
-            "shows_wire": bool(spec and spec.shows_wire) and not read_only,
+            "shows_wire": bool(spec and spec.offers_wire(conversation.agent)) and not read_only,
         }
         | fragments.status_context(conversation),
     )

@@ -9,6 +9,10 @@ credential) wherever it shows up. Logging holds up no call: a message is only no
 passes; a task of its own reads, redacts and writes the noted ones, in order, a batch at a
 time, off the event loop, and a failed write is logged and dropped (the panel is for looking,
 the call never depends on it).
+
+A conversation keeps its newest `settings.WIRE_MESSAGES_KEPT` messages: the same task deletes
+the older ones after every tenth of that many it wrote (so a conversation holds at most a tenth
+more per connection logging to it, for a moment), in one query.
 """
 
 import asyncio
@@ -17,6 +21,7 @@ import logging
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.utils import timezone
 
 from elicitation.secrets import REDACTED
@@ -40,6 +45,7 @@ class WireLog:
         self._methods: dict[Any, str] = {}  # request id -> method, to name its response
         self._queued: list[tuple] = []
         self._writing: asyncio.Task | None = None
+        self._untrimmed = 0  # written since the conversation's wire was last trimmed
 
     def sent(self, message: Any) -> None:
         """Log a message sent: a dict, a pydantic model of one, or the JSON text as it travelled
@@ -72,6 +78,10 @@ class WireLog:
     def _store(self, batch: list[tuple]) -> None:
         rows = [self._row(direction, message, at) for direction, message, at in batch]
         WireMessage.objects.bulk_create(rows)
+        self._untrimmed += len(rows)
+        if self._untrimmed >= max(1, settings.WIRE_MESSAGES_KEPT // 10):
+            self._untrimmed = 0
+            trim(self.conversation_id)
 
     def _row(self, direction: str, message: Any, at) -> WireMessage:
         if direction == WireMessage.Direction.EVENT:
@@ -119,6 +129,13 @@ class WireLog:
         if len(text) > MAX_BODY:
             text = text[:MAX_BODY] + f"\n… ({len(text) - MAX_BODY:,} more characters not kept)"
         return text
+
+
+def trim(conversation_id: int) -> None:
+    """Delete the conversation's wire messages older than its newest `WIRE_MESSAGES_KEPT`."""
+    rows = WireMessage.objects.filter(conversation_id=conversation_id)
+    kept = rows.order_by("-id").values("id")[: settings.WIRE_MESSAGES_KEPT]
+    rows.exclude(id__in=kept).delete()
 
 
 def latest(conversation_id: int) -> list[WireMessage]:

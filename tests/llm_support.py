@@ -15,6 +15,7 @@ from pydantic_ai.messages import ModelMessage, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
 from pydantic_ai.toolsets import FunctionToolset
 
+from llm_agents.agent import uses_mcp_servers
 from llm_agents.registered_toolsets import register_toolset
 from llm_agents.turns import run_llm_turn
 from playground.agents import agent
@@ -58,7 +59,13 @@ def scripted(*replies) -> None:
     REQUESTS.clear()
 
 
-@agent("test-llm", name="Scripted model", listed=False)
+# Shows the Wire panel as the LLM kind does: when it has MCP servers.
+@agent(
+    "test-llm",
+    name="Scripted model",
+    listed=False,
+    shows_wire=lambda row: uses_mcp_servers(row.config),
+)
 async def scripted_llm(ctx, message: str) -> None:
     model = FunctionModel(stream_function=_stream)
     await run_llm_turn(ctx, model, provider_label='The model provider "scripted"')

@@ -20,5 +20,11 @@ def token() -> str:
     )
 
 
+@server.tool()
+def pid() -> str:
+    """Say which process this is (so a test can see it end)."""
+    return f"pid {os.getpid()}"
+
+
 if __name__ == "__main__":
     server.run("stdio")

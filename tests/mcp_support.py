@@ -93,16 +93,20 @@ def chat_with(settings, client, person, path: Path) -> Conversation:
 class HttpTestServer:
     """The test server on Streamable HTTP, on a free 127.0.0.1 port."""
 
-    def __init__(self, env: dict | None = None, *, mode: str = "http"):
-        """`mode`: "http", or "stateless-http" for a server that keeps no session."""
+    def __init__(self, env: dict | None = None, *, mode: str = "http", log: Path | None = None):
+        """`mode`: "http", or "stateless-http" for a server that keeps no session; `log`: a
+        file to write the server's output to (its access log: each request's method)."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/mcp"
+        output = open(log, "wb") if log else subprocess.DEVNULL
         self.process = subprocess.Popen(
             [sys.executable, str(TEST_SERVER), mode, str(self.port)],
             env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=output,
+            stderr=subprocess.STDOUT if log else subprocess.DEVNULL,
         )
+        if log:
+            output.close()  # the child has its own copy
         wait_for(self._listening, message="the MCP test server did not start")
 
     def _listening(self) -> bool:

@@ -2,12 +2,14 @@
 bridge): the model calls their tools, what the server asks becomes a form, and destructive
 tools ask for approval first."""
 
+import html
 import json
 
 import pytest
 from pydantic_ai import BinaryContent
 
-from playground.models import Agent
+from playground.models import Agent, WireMessage
+from tests.live_server import wait_for
 from tests.llm_support import REQUESTS, call, logged_in, scripted, tool_results  # noqa: F401
 from tests.mcp_support import stdio_servers_file
 from tests.runtime_helpers import agent_row, answer, pending, said, send, start
@@ -35,6 +37,32 @@ def test_the_model_sees_the_servers_tools_and_calls_one(client, conversation):
     send(client, conversation, "say hello")
     assert said(conversation) == ["It said: hello there"]
     assert len(REQUESTS) == 2
+
+
+def test_the_chat_offers_the_wire_panel_of_its_servers_messages_to_its_owner_only(
+    client, conversation, alice, bob
+):
+    scripted([call("echo", text="over the wire")], "Done.")
+    send(client, conversation, "say it")
+    page = client.get(conversation.get_absolute_url()).content.decode()
+    assert f'hx-get="/c/{conversation.pk}/wire"' in page
+    calls = WireMessage.objects.filter(conversation=conversation, method="tools/call")
+    wait_for(lambda: calls.filter(kind="response").exists())  # (written as the call goes on)
+    panel = html.unescape(client.get(f"/c/{conversation.pk}/wire").content.decode())
+    assert "tools/call" in panel and '"text": "over the wire"' in panel
+    client.force_login(bob)
+    assert client.get(f"/c/{conversation.pk}/wire").status_code == 404
+
+
+def test_an_llm_agent_offers_the_wire_panel_only_when_it_has_mcp_servers(client, alice):
+    for slug, config, offered in (
+        ("with-servers", {"mcp_servers": ["test"]}, True),
+        ("with-a-platform", {"platform": "github"}, True),
+        ("model-only", {}, False),
+    ):
+        row = Agent.objects.create(slug=slug, name=slug, kind="llm", owner=alice, config=config)
+        page = client.get(start(alice, row.slug).get_absolute_url()).content.decode()
+        assert ("Wire: messages with the server" in page) is offered, slug
 
 
 def test_the_model_gets_the_results_content_as_an_mcp_client_gives_it(client, conversation):

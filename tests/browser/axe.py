@@ -1,7 +1,7 @@
 """axe-core in the page (shipped by axe-playwright-python, nothing downloaded at test time)."""
 
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page
 
 from tests.browser.chat import screenshot
 
@@ -35,3 +35,17 @@ def look_at(page: Page, name: str) -> None:
     page.set_viewport_size({"width": 1366, "height": 900})
     page.emulate_media(color_scheme="light")
     assert not findings, findings
+
+
+def look_wide_light_and_narrow_dark(target: Page | Locator, name: str, what: str) -> None:
+    """Screenshot `target` at 1366 px light and 375 px dark (`name`, `name`-dark-375), with no
+    serious axe finding and nothing wider than the narrow screen."""
+    page = target if isinstance(target, Page) else target.page
+    page.set_viewport_size({"width": 1366, "height": 1000})
+    screenshot(target, name)
+    assert serious_findings(page, what) == []
+    page.set_viewport_size({"width": 375, "height": 900})
+    page.emulate_media(color_scheme="dark")
+    screenshot(target, f"{name}-dark-375")
+    assert serious_findings(page, f"{what}, dark, 375 px") == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375

@@ -6,7 +6,7 @@ import sys
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.axe import serious_findings
+from tests.browser.axe import look_wide_light_and_narrow_dark, serious_findings
 from tests.browser.chat import ARTIFACTS, open_chat, screenshot, send, socket_open
 from tests.browser.conftest import served_copy
 from tests.mcp_support import TEST_SERVER
@@ -149,11 +149,4 @@ def test_the_wire_panel_shows_the_messages_with_the_server(page, live_server):
     first_call = panel.locator(".wire-entry", has_text="tools/call").first
     first_call.locator("summary").click()
     expect(first_call.locator("pre")).to_contain_text('"method": "tools/call"')
-    page.set_viewport_size({"width": 1366, "height": 1000})
-    screenshot(panel, "mcp-wire-panel")
-    assert serious_findings(page, "MCP wire panel") == []
-    page.set_viewport_size({"width": 375, "height": 900})
-    page.emulate_media(color_scheme="dark")
-    screenshot(panel, "mcp-wire-panel-dark-375")
-    assert serious_findings(page, "MCP wire panel, dark, 375 px") == []
-    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    look_wide_light_and_narrow_dark(panel, "mcp-wire-panel", "MCP wire panel")
