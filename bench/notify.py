@@ -4,13 +4,14 @@
 2. 10,000 questions asked over 60 s for 1,000 people (10 each, in their own conversations),
    saved from this process like any source saves one (the Part's post_save owes its people a
    notice), to a real SMTP server started here (aiosmtpd); the servers' senders mail them
-   after the grace period (NOTIFY_AFTER_SECONDS, 60), batched (NOTIFY_BATCH_SECONDS, 30).
+   after the grace period (NOTIFY_AFTER_SECONDS, 60), batched (NOTIFY_BATCH_SECONDS, 25: the
+   default, leaving 5 s of the target's 30 to claim and send).
 3. As the first mail arrives, settle_throughput's measurement again, while the senders work.
 4. Once every question is in a mail: how late each one's mail was after its grace period
    (received - asked - NOTIFY_AFTER_SECONDS), mails per person, any question mailed twice.
 
 Target: every mail within the grace period + 30 s; one mail per person per batch (each
-question in exactly one mail, at most one mail per person per 30 s window of their questions:
+question in exactly one mail, at most one mail per person per 25 s window of their questions:
 3 for questions spread over a minute); settle_throughput's ratio during the sending within
 10 % of the one without.
 """
@@ -29,7 +30,8 @@ from bench.stack import wait_until
 from tests.smtp_support import Inbox, SmtpServer, text_of
 
 GRACE_SECONDS = 60
-BATCH_SECONDS = 30
+BATCH_SECONDS = 25
+LATE_TARGET_SECONDS = 30  # after the grace period
 LINK = re.compile(r"Answer it: \S+/q/(\d+)/")
 
 
@@ -131,7 +133,7 @@ def measure(stack, smtp: SmtpServer, people_count: int, each: int) -> dict:
         "settle_change": busy["ratio"] / quiet["ratio"],
         "target": "mails within grace + 30 s; one per person per batch; settle ratio within 10 %",
         "met": (
-            max(late) <= BATCH_SECONDS
+            max(late) <= LATE_TARGET_SECONDS
             and max(per_person.values()) <= 3
             and not any(count > 1 for count in times_mailed.values())
             and busy["ratio"] >= 0.9 * quiet["ratio"]

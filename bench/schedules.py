@@ -101,10 +101,18 @@ def _delays(owner, prefix: str, count: int) -> list[float]:
     kinds = set(runs.values_list("kind", flat=True))
     assert kinds == {ScheduledRun.Kind.SCHEDULED}, f"runs were {kinds}, not one per slot"
     slot_at = dict(runs.values_list("turn_id", "slot_at"))
-    return [
-        (created - slot_at[turn]).total_seconds()
-        for turn, created in said.values_list("turn_id", "created_at")
-    ]
+    queued_at = dict(runs.values_list("turn_id", "turn__created_at"))
+    rows = list(said.values_list("turn_id", "created_at"))
+    # Where the time went: the firer (slot to the turn's row) and the runner (row to word).
+    fired = [(queued_at[turn] - slot_at[turn]).total_seconds() for turn, _ in rows]
+    ran = [(created - queued_at[turn]).total_seconds() for turn, created in rows]
+    print(
+        f"  {prefix}: slot to turn queued median {statistics.median(fired):.3f} s, "
+        f"max {max(fired):.3f} s; queued to first word median {statistics.median(ran):.3f} s, "
+        f"max {max(ran):.3f} s",
+        flush=True,
+    )
+    return [(created - slot_at[turn]).total_seconds() for turn, created in rows]
 
 
 def _p99(values: list[float]) -> float:

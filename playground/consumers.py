@@ -1,5 +1,7 @@
 """One websocket per open conversation: join its group, forward rendered fragments."""
 
+from concurrent.futures import ThreadPoolExecutor
+
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.html import format_html
@@ -62,9 +64,19 @@ def _sees(user, conversation_id: int) -> bool:
     return Part.objects.routed_to(user).filter(conversation_id=conversation_id).exists()
 
 
-@database_sync_to_async
-def _opened(user_id: int, conversation_id: int, channel_name: str) -> str:
+# A resync renders a whole conversation. On the one thread that every socket's database work
+# shares, fifty tabs opening at once queued their resyncs ahead of the next tab's login and
+# access check, and a tab not let in within daphne's opening-handshake timeout (5 s) was
+# dropped with no response (bench/notify, scale-out). Resyncs take turns on a thread of their
+# own instead, so a tab is let in at once and its resync follows.
+_RESYNCS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="resync")
+
+
+def _opened_sync(user_id: int, conversation_id: int, channel_name: str) -> str:
     """Note the open tab (so its person is not emailed about what it shows) and return the
     conversation as it is now, in one hop off the event loop."""
     presence.tab_opened(user_id, conversation_id, channel_name)
     return fragments.resync(conversation_id)
+
+
+_opened = database_sync_to_async(_opened_sync, thread_sensitive=False, executor=_RESYNCS)

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections, connection, transaction
+from django.db import close_old_connections, connection, connections, transaction
 from django.db.models import Max, Min
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -45,6 +46,7 @@ logger = logging.getLogger(__name__)
 
 RUNS_TITLE = "Runs"
 CLAIM_LIMIT = 100  # schedules fired per claim; more due ones are taken at once after
+CONTENDED_SECONDS = 0.25  # how soon to look again at slots another runner is firing
 BUSY = {
     Turn.Status.QUEUED: "still running",
     Turn.Status.RUNNING: "still running",
@@ -119,6 +121,7 @@ def fire_due(now: datetime | None = None, limit: int = CLAIM_LIMIT):
     now = now or timezone.now()
     due = Schedule.objects.filter(paused=False, next_run_at__lte=now)
     started: list[int] = []
+    ids = None
     # Looked for outside a transaction first: on SQLite opening one takes the write lock.
     if limit > 0 and due.exists():
         with transaction.atomic():
@@ -137,6 +140,10 @@ def fire_due(now: datetime | None = None, limit: int = CLAIM_LIMIT):
                     started.append(turn_id)
     if len(started) >= limit:
         return started, now  # more may be due
+    if ids == []:
+        # Due, but another runner is firing them right now: until it commits they still look
+        # due, so look again a little later rather than in a busy loop.
+        return started, now + timedelta(seconds=CONTENDED_SECONDS)
     later = Schedule.objects.filter(paused=False).aggregate(next_due=Min("next_run_at"))
     return started, later["next_due"]
 
@@ -312,12 +319,21 @@ def _fire_with_fresh_connection():
 
 
 class ScheduleFirer:
-    """Fire due slots as they fall due, until cancelled (the embedded server, agent_worker)."""
+    """Fire due slots as they fall due, until cancelled (the embedded server, agent_worker).
+
+    Its claims run on a thread (and database connection) of its own: on the thread that every
+    run's database work shares, a claim waited its turn behind theirs, and a slot started that
+    much late (bench/schedules.py).
+    """
 
     running: ScheduleFirer | None = None  # this process's, once it has started
 
     def __init__(self):
         self._wake = asyncio.Event()
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="schedule-firer")
+        self._fire = sync_to_async(
+            _fire_with_fresh_connection, thread_sensitive=False, executor=self._thread
+        )
 
     @classmethod
     def wake_running(cls) -> None:
@@ -330,7 +346,7 @@ class ScheduleFirer:
             while True:
                 self._wake.clear()
                 try:
-                    _, next_due = await sync_to_async(_fire_with_fresh_connection)()
+                    _, next_due = await self._fire()
                 except Exception:
                     logger.exception("firing schedules failed; trying again shortly")
                     next_due = None
@@ -344,3 +360,5 @@ class ScheduleFirer:
                     pass
         finally:
             ScheduleFirer.running = None
+            self._thread.submit(connections.close_all)  # the thread's own connection
+            self._thread.shutdown(wait=False)

@@ -416,11 +416,12 @@ AGUI_RUN_SECONDS = envfloat("AGUI_RUN_SECONDS", 600)
 # Notifications (notify/): a person with no tab open on a question is told after
 # NOTIFY_AFTER_SECONDS, by email through Django's email framework (EMAIL_* below; `make run`
 # prints mails on the console) and in their other open tabs. A burst within
-# NOTIFY_BATCH_SECONDS is one email; a question still waiting REMIND_AFTER seconds after it
-# was asked is reminded of, at most once a day. A failed send is tried again after each of
+# NOTIFY_BATCH_SECONDS is one email (25: a question is mailed within the grace period + 30 s,
+# leaving 5 s to claim and send); a question still waiting REMIND_AFTER seconds after it was
+# asked is reminded of, at most once a day. A failed send is tried again after each of
 # NOTIFY_BACKOFF's seconds in turn, the last repeating until it goes out.
 NOTIFY_AFTER_SECONDS = envfloat("NOTIFY_AFTER_SECONDS", 60)
-NOTIFY_BATCH_SECONDS = envfloat("NOTIFY_BATCH_SECONDS", 30)
+NOTIFY_BATCH_SECONDS = envfloat("NOTIFY_BATCH_SECONDS", 25)
 REMIND_AFTER = envfloat("REMIND_AFTER", 24 * 3600)
 NOTIFY_BACKOFF = [float(s) for s in envlist("NOTIFY_BACKOFF", "5,30,120,600")]
 TAB_REFRESH_SECONDS = envfloat("TAB_REFRESH_SECONDS", 30)

@@ -15,6 +15,7 @@ from pydantic_ai.messages import ModelMessage, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
 from pydantic_ai.toolsets import FunctionToolset
 
+from llm_agents import providers
 from llm_agents.agent import uses_mcp_servers
 from llm_agents.registered_toolsets import register_toolset
 from llm_agents.turns import run_llm_turn
@@ -51,6 +52,18 @@ async def _stream(messages: list[ModelMessage], info: AgentInfo):
         index: DeltaToolCall(name, json.dumps(args), tool_call_id=f"call-{len(REQUESTS)}-{index}")
         for index, (name, args) in enumerate(reply)
     }
+
+
+def use_scripted_model(settings, monkeypatch) -> None:
+    """Declare one provider, "scripted" with model "m", whose model is the scripted
+    FunctionModel (standing in for the outside service)."""
+    settings.LLM_PROVIDERS = [
+        {"name": "scripted", "base_url": "http://127.0.0.1:9/v1", "models": ["m"]}
+    ]
+    settings.LLM_BASE_URL, settings.ANTHROPIC_API_KEY = "", ""
+    monkeypatch.setattr(
+        providers, "build_model", lambda provider, name: FunctionModel(stream_function=_stream)
+    )
 
 
 def scripted(*replies) -> None:

@@ -59,6 +59,12 @@ def stdio_servers_file(directory: Path, *, protocol: str = "auto", extra: str = 
     return path
 
 
+def declare_platform_server(settings, directory: Path, platform: str) -> None:
+    """Declare the test server (stdio) as the deployment's server for `platform`."""
+    extra = f'platforms = ["{platform}"]\n'
+    settings.MCP_SERVERS_FILE = str(stdio_servers_file(directory, extra=extra))
+
+
 def broken_servers_file(directory: Path, *mode: str, protocol: str = "auto") -> Path:
     """Write a servers file naming a server that gets MCP wrong (in `mode`) as `test`."""
     path = directory / "mcp_servers.toml"

@@ -182,6 +182,16 @@ async def routed(ctx, message: str) -> None:
         await ctx.say(f"Not releasing: {answer.text or answer.action}")
 
 
+@agent("test-release-bot", name="Release bot", listed=False)
+async def release_bot(ctx, message: str) -> None:
+    """Ask which version to release of whoever its configuration routes questions to."""
+    answer = await ctx.elicit("Which version should I release?", RELEASE)
+    if answer.accepted:
+        await ctx.say(f"Releasing {answer.content['version']}.")
+    else:
+        await ctx.say("Not releasing.")
+
+
 @agent("test-routed-approval", name="Test routed approval", listed=False)
 async def routed_approval(ctx, message: str) -> None:
     """Deploy after an approval: first one the owner may grant for the conversation, then

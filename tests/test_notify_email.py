@@ -97,13 +97,17 @@ def test_a_burst_of_questions_is_one_email_listing_them(client, ada, smtp):
         assert part.message in body and f"/q/{part.pk}/" in body
 
 
-def test_a_question_asked_soon_after_joins_the_first_ones_email(client, ada, smtp, settings):
+def asked_later(first: Part, second: Part, seconds: float) -> None:
+    """Make `second` asked `seconds` after `first` (the tests' clock)."""
+    asked = first.created_at + timedelta(seconds=seconds)
+    Part.objects.filter(pk=second.pk).update(created_at=asked)
+    Notice.objects.filter(part=second).update(due_at=asked + timedelta(seconds=60))
+
+
+def test_a_question_asked_soon_after_joins_the_first_ones_email(client, ada, smtp):
     first = ask(client, ada, "Deploy the API?")
     second = ask(client, ada, "Deploy the web app?")
-    Part.objects.filter(pk=second.pk).update(created_at=first.created_at + timedelta(seconds=20))
-    Notice.objects.filter(part=second).update(
-        due_at=first.created_at + timedelta(seconds=80)
-    )  # asked 20 s after the first
+    asked_later(first, second, 20)  # within the default batching window, 25 s
 
     # The first is due, but the second falls due within the batching window: wait for it.
     assert run_at(first.created_at + timedelta(seconds=61)) == 0
@@ -111,6 +115,21 @@ def test_a_question_asked_soon_after_joins_the_first_ones_email(client, ada, smt
 
     [mail] = smtp.mails
     assert mail["Subject"] == "2 questions wait for your answer"
+
+
+def test_the_first_question_waits_for_others_at_most_the_batching_window(client, ada, smtp):
+    first = ask(client, ada, "Deploy the API?")
+    second = ask(client, ada, "Deploy the web app?")
+    asked_later(first, second, 28)  # falls due after the window closes
+
+    # Grace period 60 s + window 25 s: the first goes out alone, 5 s inside grace + 30 s.
+    assert run_at(first.created_at + timedelta(seconds=84)) == 0
+    run_at(first.created_at + timedelta(seconds=85))
+    [mail] = smtp.mails
+    assert mail["Subject"] == "Schema tester asks: Deploy the API?"
+
+    run_at(first.created_at + timedelta(seconds=28 + 61))
+    assert [m["Subject"] for m in smtp.mails][1] == "Schema tester asks: Deploy the web app?"
 
 
 def test_a_question_still_waiting_is_reminded_of_at_most_once_a_day(client, ada, smtp):

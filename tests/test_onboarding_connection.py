@@ -11,16 +11,21 @@ from pathlib import Path
 
 import pytest
 from asgiref.sync import async_to_sync
-from pydantic_ai.models.function import FunctionModel
 
 from connections.models import Connection
 from elicitation.models import Part
-from llm_agents import providers
 from playground.models import Agent, Conversation, Message, Step, Turn
 from playground.onboarding import answerers, setup_agent
 from playground.tasks import execute_turn
 from tests.connections_support import digest, everything_stored, new_key, services_file
-from tests.llm_support import _stream, call, logged_in, scripted, tool_results  # noqa: F401
+from tests.llm_support import (  # noqa: F401 (logged_in: a fixture)
+    call,
+    logged_in,
+    scripted,
+    tool_results,
+    use_scripted_model,
+)
+from tests.onboarding_support import open_wizard
 from tests.runtime_helpers import answer, pending, said, send
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]
@@ -47,13 +52,7 @@ REASON = (
 @pytest.fixture(autouse=True)
 def playground(settings, monkeypatch, tmp_path):
     """A scripted model, the vault with the `demo` service, and a GitHub server taking it."""
-    settings.LLM_PROVIDERS = [
-        {"name": "scripted", "base_url": "http://127.0.0.1:9/v1", "models": ["m"]}
-    ]
-    settings.LLM_BASE_URL, settings.ANTHROPIC_API_KEY = "", ""
-    monkeypatch.setattr(
-        providers, "build_model", lambda provider, name: FunctionModel(stream_function=_stream)
-    )
+    use_scripted_model(settings, monkeypatch)
     settings.CONNECTIONS_KEYS = [new_key()]
     settings.CONNECTION_SERVICES_FILE = str(services_file(tmp_path))
     path = tmp_path / "mcp_servers.toml"
@@ -63,11 +62,6 @@ def playground(settings, monkeypatch, tmp_path):
         'connection = "demo"\nplatforms = ["github"]\n'
     )
     settings.MCP_SERVERS_FILE = str(path)
-
-
-def open_wizard(client) -> Conversation:
-    response = client.post("/agents/new")
-    return Conversation.objects.get(pk=response.url.split("/")[2])
 
 
 def accept_the_card(client, *, by_the_model: bool = True) -> tuple[Conversation, str]:

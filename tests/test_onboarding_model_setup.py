@@ -6,64 +6,33 @@ runs on its schedule."""
 from zoneinfo import ZoneInfo
 
 import pytest
-from pydantic_ai.models.function import FunctionModel
 
-from llm_agents import providers
 from playground import scheduler
-from playground.models import Agent, Conversation, Schedule, Step, Turn
+from playground.models import Agent, Schedule, Step, Turn
 from playground.onboarding import planner, setup_agent
-from tests.llm_support import REQUESTS, _stream, call, logged_in, scripted, tool_results  # noqa: F401
-from tests.mcp_support import stdio_servers_file
+from tests.llm_support import (  # noqa: F401 (logged_in: a fixture)
+    REQUESTS,
+    call,
+    logged_in,
+    scripted,
+    tool_results,
+    use_scripted_model,
+)
+from tests.mcp_support import declare_platform_server
+from tests.onboarding_support import DESCRIPTION, PROPOSAL, ZONE_QUESTION, open_wizard
 from tests.runtime_helpers import answer, pending, said, send
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]
 
-DESCRIPTION = "Summarise new GitHub issues for me every other Monday morning"
-ZONE_QUESTION = {
-    "message": "What time on Monday, and in which time zone?",
-    "requestedSchema": {
-        "type": "object",
-        "properties": {
-            "time": {"type": "string", "title": "Time", "default": "09:00"},
-            "timezone": {"type": "string", "title": "Time zone", "default": "Europe/Berlin"},
-        },
-        "required": ["time", "timezone"],
-    },
-}
-PROPOSAL = {
-    "name": "Issue digest",
-    "purpose": "Summarises new GitHub issues.",
-    "instructions": "Read the GitHub issues opened since the last run and summarise them.",
-    "platform": "github",
-    "trigger_kind": "every_n_weeks",
-    "trigger_weeks": 2,
-    "trigger_days": ["monday"],
-    "trigger_time": "09:00",
-    "timezone": "Europe/Berlin",
-    "destination_kind": "chat",
-}
-
 
 @pytest.fixture(autouse=True)
 def model(settings, monkeypatch):
-    """A configured provider whose model is the scripted FunctionModel (the outside service)."""
-    settings.LLM_PROVIDERS = [
-        {"name": "scripted", "base_url": "http://127.0.0.1:9/v1", "models": ["m"]}
-    ]
-    settings.LLM_BASE_URL, settings.ANTHROPIC_API_KEY = "", ""
-    monkeypatch.setattr(
-        providers, "build_model", lambda provider, name: FunctionModel(stream_function=_stream)
-    )
+    use_scripted_model(settings, monkeypatch)
 
 
 @pytest.fixture
 def github_server(settings, tmp_path):
-    settings.MCP_SERVERS_FILE = str(stdio_servers_file(tmp_path, extra='platforms = ["github"]\n'))
-
-
-def open_wizard(client) -> Conversation:
-    response = client.post("/agents/new")
-    return Conversation.objects.get(pk=response.url.split("/")[2])
+    declare_platform_server(settings, tmp_path, "github")
 
 
 def proposal_problem(messages) -> str:

@@ -437,7 +437,7 @@ def test_the_config_form_is_in_the_flat_dialect() -> None:
         "name", "purpose", "instructions", "platform", "trigger_kind", "trigger_time",
         "trigger_times", "trigger_weekdays_only", "trigger_minutes", "trigger_weeks",
         "trigger_days", "trigger_day_of_month", "timezone", "destination_kind",
-        "destination_target",
+        "destination_target", "questions_to", "questions_to_name",
     ]  # fmt: skip
     assert schema["properties"]["name"]["maxLength"] == 80
     assert schema["properties"]["instructions"]["format"] == "multiline"

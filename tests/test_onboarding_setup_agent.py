@@ -9,23 +9,16 @@ from elicitation.models import Part
 from playground.models import Agent, Conversation, Message, Step, Turn
 from playground.onboarding import catalog, setup_agent
 from playground.tasks import execute_turn
+from tests.onboarding_support import COMPLETE, open_wizard
 from tests.runtime_helpers import answer, pending, said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-COMPLETE = "Every weekday at 9am summarise new GitHub issues in #eng-triage (Berlin time)"
 
 
 @pytest.fixture
 def client(client, alice):
     client.force_login(alice)
     return client
-
-
-def open_wizard(client) -> Conversation:
-    """Open a fresh onboarding conversation the way the "New agent" button does."""
-    response = client.post("/agents/new")
-    return Conversation.objects.get(pk=response.url.split("/")[2])
 
 
 @pytest.fixture

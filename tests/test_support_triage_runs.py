@@ -7,14 +7,12 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from pydantic_ai.models.function import FunctionModel
 
-from llm_agents import providers
 from playground import scheduler
 from playground.models import Conversation, Schedule, Turn
 from tests.conftest import make_conversation
-from tests.llm_support import REQUESTS, _stream, call, scripted, tool_results
-from tests.mcp_support import stdio_servers_file
+from tests.llm_support import REQUESTS, call, scripted, tool_results, use_scripted_model
+from tests.mcp_support import declare_platform_server
 from tests.runtime_helpers import answer, pending, said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -22,19 +20,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def model(settings, monkeypatch):
-    """A configured provider whose model is the scripted FunctionModel (the outside service)."""
-    settings.LLM_PROVIDERS = [
-        {"name": "scripted", "base_url": "http://127.0.0.1:9/v1", "models": ["m"]}
-    ]
-    settings.LLM_BASE_URL, settings.ANTHROPIC_API_KEY = "", ""
-    monkeypatch.setattr(
-        providers, "build_model", lambda provider, name: FunctionModel(stream_function=_stream)
-    )
+    use_scripted_model(settings, monkeypatch)
 
 
 @pytest.fixture
 def zendesk_server(settings, tmp_path):
-    settings.MCP_SERVERS_FILE = str(stdio_servers_file(tmp_path, extra='platforms = ["zendesk"]\n'))
+    declare_platform_server(settings, tmp_path, "zendesk")
 
 
 def schedule_checks(client, alice) -> tuple[Conversation, Schedule]:

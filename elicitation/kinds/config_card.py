@@ -29,8 +29,8 @@ from elicitation.zones import zone_of
 class ConfigRules:
     """What an app knows about its configuration that a flat schema cannot say."""
 
-    # content -> {field: problem}; empty when the configuration is valid
-    validate: Callable[[dict], dict[str, str]]
+    # (content, the conversation's owner) -> {field: problem}; empty when it is valid
+    validate: Callable[[dict, object], dict[str, str]]
     # values -> [(group title, [field names that apply])], for the Edit form
     layout: Callable[[dict], list[tuple[str, list[str]]]] | None = None
     # the fields whose value decides which other fields apply (a schedule's kind, say)
@@ -73,7 +73,7 @@ def read_config_answer(part: Part, answer: Answer) -> dict | Refusal:
     rules = VALIDATORS.get(part.payload.get("validator", ""))
     if rules is None or isinstance(envelope, Refusal) or envelope["action"] != "accept":
         return envelope
-    errors = rules.validate(envelope["content"])
+    errors = rules.validate(envelope["content"], part.conversation.owner)
     return Refusal(422, errors) if errors else envelope
 
 

@@ -19,7 +19,7 @@ import re
 from typing import Any
 
 from elicitation.secrets import redact_secrets
-from playground.onboarding import catalog
+from playground.onboarding import catalog, question_routing
 from playground.onboarding.extraction import (
     MAX_NAME_CHARS,
     MAX_PURPOSE_CHARS,
@@ -615,6 +615,7 @@ def config_schema(config: dict[str, Any] | None = None) -> dict[str, Any]:
             "maxLength": MAX_TARGET_CHARS,
             "x-ui": {"placeholder": "#support"},
         },
+        **question_routing.fields(),
     }
     for key, value in config_to_form_values(config or {}).items():
         properties[key]["default"] = value
@@ -642,6 +643,7 @@ def config_to_form_values(config: dict[str, Any]) -> dict[str, Any]:
         "timezone": config.get("timezone"),
         "destination_kind": destination.get("kind"),
         "destination_target": destination.get("channel") or destination.get("address"),
+        **question_routing.form_values(config),
     }
     return {key: value for key, value in values.items() if value not in (None, "")}
 
@@ -683,9 +685,11 @@ def form_values_to_config(content: dict[str, Any]) -> dict[str, Any]:
     )
     if problem:
         errors["destination_target" if parts else "destination_kind"] = problem
+    routing, problems = question_routing.read(content)
+    errors |= problems
     if errors:
         raise ConfigFormError(errors)
-    return {
+    config = {
         "name": name,
         "purpose": purpose,
         "instructions": instructions,
@@ -696,20 +700,23 @@ def form_values_to_config(content: dict[str, Any]) -> dict[str, Any]:
         # Derived, never taken from the form: what the platform and destination need.
         "tools": catalog.tools_for(platform, destination["kind"]),
     }
+    if routing:  # the owner, when absent
+        config["routing"] = routing
+    return config
 
 
-def config_problems(content: dict[str, Any]) -> dict[str, str]:
+def config_problems(content: dict[str, Any], owner=None) -> dict[str, str]:
     """Return what is wrong with a whole configuration form, by field; empty when it is valid.
 
-    The config card calls this when the person accepts or edits it, so rules a flat schema
-    cannot state (an email address for an email destination, a Slack channel for Slack) are
-    shown next to the fields, with everything typed kept.
+    The config card calls this when the person (`owner`) accepts or edits it, so rules a flat
+    schema cannot state (an email address for an email destination, a Slack channel for Slack,
+    a group its questions may go to) are shown next to the fields, with everything typed kept.
     """
     try:
-        form_values_to_config(content)
+        config = form_values_to_config(content)
     except ConfigFormError as problems:
         return problems.errors
-    return {}
+    return question_routing.problems(config, owner)
 
 
 def config_layout(values: dict[str, Any]) -> list[tuple[str, list[str]]]:
@@ -725,10 +732,11 @@ def config_layout(values: dict[str, Any]) -> list[tuple[str, list[str]]]:
         ("What", ["name", "purpose", "instructions", "platform"]),
         ("When", ["trigger_kind", *when, "timezone"]),
         ("Where", ["destination_kind", *(["destination_target"] if needs_target else [])]),
+        ("Who answers its questions", question_routing.layout(values)),
     ]
 
 
-CONFIG_CONTROLS = ("trigger_kind", "destination_kind")
+CONFIG_CONTROLS = ("trigger_kind", "destination_kind", "questions_to")
 
 
 def tools_summary(config: dict[str, Any]) -> str:

@@ -1,7 +1,9 @@
 """The inbox in a browser: a routed question arrives live, is triaged by keyboard and answered
 inline; axe finds nothing serious at 375 px and 1366 px, light and dark."""
 
+import os
 import re
+import shutil
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -9,14 +11,22 @@ from playwright.sync_api import Page, expect
 from tests.browser.axe import serious_findings
 from tests.browser.chat import screenshot, socket_open
 from tests.browser.conftest import log_in, refused_by_policy, served_copy
+from tests.live_server import BASE_DIR
 
 SETUP = """
 from django.contrib.auth.models import Group, User
 from playground.models import Agent, Conversation
 managers, _ = Group.objects.get_or_create(name="release-managers")
 managers.user_set.add(*User.objects.filter(username__in=["alice", "bob"]))
-for slug in ("test-routed", "test-routed-approval"):
-    agent, _ = Agent.objects.get_or_create(slug=slug, defaults={"name": slug, "kind": slug})
+# Agents as a team would set them up: the release bot's questions go to the release managers
+# (its configuration), the deploy bot's approvals must come from one of them.
+routing = {"routing": {"questions": ["group:release-managers"]}}
+bots = [("release-bot", "Release bot", "test-release-bot", routing),
+        ("deploy-bot", "Deploy bot", "test-routed-approval", {})]
+for slug, name, kind, config in bots:
+    agent, _ = Agent.objects.get_or_create(
+        slug=slug, defaults={"name": name, "kind": kind, "config": config}
+    )
     owner = User.objects.get(username="alice")
     conversation = Conversation.objects.create(owner=owner, agent=agent)
     print(f"conversation={conversation.pk}")
@@ -65,9 +75,9 @@ def test_a_routed_question_arrives_live_and_is_answered_inline(browser, live_ser
     bob.wait_for_function("() => document.querySelector('#inbox-count')?.hidden === true")
 
     alice = person(browser, live_server, "alice")
-    alice_asks(alice, live_server, routed, "group:release-managers")
+    alice_asks(alice, live_server, routed, "Release the mobile app")
     expect(alice.locator("article.part").last).to_contain_text("Waiting for Release managers")
-    alice_asks(alice, live_server, approval, "deploy")
+    alice_asks(alice, live_server, approval, "Deploy the API to production")
 
     # Both arrive in bob's open inbox without a reload, oldest first, and the count follows.
     items = bob.locator("#inbox-list > li")
@@ -83,8 +93,10 @@ def test_a_routed_question_arrives_live_and_is_answered_inline(browser, live_ser
             bob.set_viewport_size({"width": width, "height": 900})
             bob.emulate_media(color_scheme=scheme)
             bob.evaluate("() => window.scrollTo(0, 0)")
-            screenshot(bob, f"inbox-{width}-{scheme}")
+            shot = screenshot(bob, f"inbox-{width}-{scheme}")
             assert serious_findings(bob, f"inbox {width} {scheme}") == []
+            if (width, scheme) == (1366, "light") and os.environ.get("README_SCREENSHOTS"):
+                shutil.copy(shot, BASE_DIR / "docs/screenshots/inbox.png")
     bob.set_viewport_size({"width": 1366, "height": 900})
 
     # Keyboard triage: j to the first question, f to its first field, answer it.

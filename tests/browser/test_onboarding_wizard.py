@@ -6,6 +6,7 @@ from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 
+from tests.browser.axe import serious_findings
 from tests.browser.chat import screenshot, socket_open
 
 SUBMITTED = ".part--submitted"
@@ -187,6 +188,44 @@ def test_an_edit_with_an_invalid_address_stays_a_card_with_the_error(page: Page)
     address.fill("cx-daily@example.com")
     card.get_by_role("button", name="Save and accept").click()
     expect(page.locator(".bubble.agent:not(.live)").last).to_contain_text("cx-daily@example.com")
+
+
+ALICE_RELEASES = """
+from django.contrib.auth.models import Group, User
+group, _ = Group.objects.get_or_create(name="release-managers")
+group.user_set.add(User.objects.get(username="alice"))
+"""
+
+
+def test_its_questions_go_to_a_group_and_a_name_it_may_not_ask_is_refused(page: Page, live_server):
+    live_server.manage("shell", "-c", ALICE_RELEASES)
+    open_wizard(page)
+    describe(page, "Every weekday at 9am summarise new GitHub issues in #eng-triage (Berlin time)")
+    card = question(page, "Here is the agent I will create.")
+    expect(card).to_contain_text("Its questions and approvals go to")
+
+    card.get_by_role("button", name="Edit").click()
+    name = card.get_by_label("Their username, or the group's name")
+    expect(name).to_be_hidden()  # they go to the owner: no name applies
+    card.get_by_role("radio", name="A group").check()
+    name.fill("release-manager")
+    card.get_by_role("button", name="Save and accept").click()
+    expect(name).to_have_attribute("aria-invalid", "true")
+    expect(name).to_have_value("release-manager")  # what the person typed is kept
+    expect(card.get_by_role("radio", name="A group")).to_be_checked()
+    expect(card).to_contain_text('No group named "release-manager" that this agent may ask')
+    expect(page.locator(SUBMITTED)).to_have_count(0)
+    for width, scheme in ((375, "dark"), (1366, "light")):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.emulate_media(color_scheme=scheme)
+        name.scroll_into_view_if_needed()
+        screenshot(page, f"config-card-questions-to-{width}-{scheme}")
+        assert serious_findings(page, f"questions-to {width} {scheme}") == []
+
+    name.fill("release-managers")
+    card.get_by_role("button", name="Save and accept").click()
+    expect(page.locator(".bubble.agent:not(.live)").last).to_contain_text("is ready")
+    expect(page.locator(SUBMITTED).last).to_contain_text("release-managers")
 
 
 def test_a_description_that_says_nothing_gets_every_question(page: Page):
