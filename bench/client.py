@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 import httpx
 from websockets.asyncio.client import connect
 
-from bench.stack import PASSWORD, USERNAME, Stack
+from bench.stack import PASSWORD, USERNAME, Stack, wait_until
 
 WAIT_SECONDS = 60  # a push that takes longer than this is a failure, not a figure
 PENDING_PART = re.compile(r'<article id="part-(\d+)"[^>]*data-state="pending"')
@@ -41,6 +41,15 @@ class Person:
         headers = {"X-CSRFToken": self.client.cookies["csrftoken"]}
         response = await self.client.post(f"/agents/{slug}/new", headers=headers)
         return int(re.search(r"/c/(\d+)/", response.headers["location"]).group(1))
+
+    async def ask(self, conversations: list[int], each: int) -> None:
+        """Send `each` messages to every conversation of the bench agent, which asks one
+        question per message ("Question {conversation}-{n}: ..."); return once all wait."""
+        for number in range(each):
+            await asyncio.gather(
+                *(self.post(f"/c/{c}/send", {"text": f"{c}-{number}"}) for c in conversations)
+            )
+        await asyncio.to_thread(_wait_for_pending, conversations, len(conversations) * each)
 
     @asynccontextmanager
     async def tab(self, conversation_id: int):
@@ -85,6 +94,13 @@ class Tab:
 
         async with asyncio.timeout(WAIT_SECONDS), self.changed:
             return await self.changed.wait_for(first_match)
+
+
+def _wait_for_pending(conversations: list[int], count: int) -> None:
+    from elicitation.models import Part
+
+    waiting = Part.objects.filter(state=Part.State.PENDING, conversation__in=conversations)
+    wait_until(lambda: waiting.count() >= count, 600, f"{count} questions were not all asked")
 
 
 async def open_echo(person: Person):
