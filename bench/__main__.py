@@ -23,6 +23,7 @@ NAMES = [
     "schedules",
     "inbox",
     "notify",
+    "answer_latency",
 ]
 
 
@@ -164,6 +165,25 @@ def headline(result: dict) -> tuple[str, str, str]:
                 "POSTs of its own run)",
                 f"settle ratio {r['settle_ratio_sending']:.2f} vs {r['settle_ratio_quiet']:.2f} "
                 f"({r['settle_change']:.2f})",
+            )
+        case "answer_latency":
+            ways = (("one", "one conversation"), ("many", "50 at once"))
+            return (
+                "; ".join(
+                    f"{said}: median {r[f'{way}_median_ms']:.1f} ms, "
+                    f"p99 {r[f'{way}_p99_ms']:.1f} ms"
+                    for way, said in ways
+                ),
+                "floor: "
+                + "; ".join(
+                    f"{said}: median {r[f'{way}_floor_median_ms']:.1f} ms, "
+                    f"p99 {r[f'{way}_floor_p99_ms']:.1f} ms"
+                    for way, said in ways
+                ),
+                "; ".join(
+                    f"{said} {r[f'{way}_ratio_median']:.2f} (p99 {r[f'{way}_ratio_p99']:.2f})"
+                    for way, said in ways
+                ),
             )
     return "", "", ""
 

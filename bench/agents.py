@@ -1,12 +1,18 @@
 """The bench agents: one typed question per turn (then a reply that quotes the answer), or
-one bare push (push_latency's baseline), or one slow step."""
+one bare push, or a question's durable floor (push_latency's baseline), or one slow step."""
 
 import asyncio
 import time
 
+from asgiref.sync import sync_to_async
+from django.utils import timezone
+
+from elicitation.models import Part
+from playground import fragments
 from playground.agents import agent
 from playground.builtin_agents.deploy_assistant import ENVIRONMENTS
 from playground.push import push_html
+from playground.runtime import build_part, offered_actions
 
 # The Deploy assistant's first question: a realistic select plus a text field.
 QUESTION = ENVIRONMENTS
@@ -22,8 +28,40 @@ async def bench_ask(ctx, message: str) -> None:
         stamp = f'<template data-bench-sent="{time.time():.6f}">'
         await push_html(ctx.conversation.pk, stamp.ljust(size, "x") + "</template>")
         return
+    if message.startswith("floor "):
+        # push_latency's baseline, the durable floor of a question: the least a question that
+        # survives a restart must do before it shows, done the plainest way, from the same
+        # place: its row (built beforehand) INSERTed by the ORM, its form rendered from the
+        # same template, pushed through the same layer; timed like a question, from the row's
+        # `created_at`. The turn then ends and pushes its status, as a question's turn parks.
+        label = message.split()[1]
+        part = await sync_to_async(_floor_row)(ctx.turn, f"Question {label}: which environment?")
+        html = await sync_to_async(_insert_and_render)(part)
+        stamped = f'<template data-bench-floor="{part.pk}">{html}</template>'
+        await push_html(ctx.conversation.pk, stamped)
+        return
     answer = await ctx.elicit(f"Question {message}: which environment?", QUESTION)
-    await ctx.say(f"Reply {message}: {answer.content.get('environment', answer.action)}.")
+    in_hand = time.time()  # answer_latency: when the run has the answer
+    chosen = answer.content.get("environment", answer.action)
+    await ctx.say(f"Reply {message}: {chosen}. Answer in hand at {in_hand:.6f}.")
+
+
+def _floor_row(turn, message: str) -> Part:
+    payload = {"message": message, "requestedSchema": QUESTION}
+    return build_part(
+        turn=turn,
+        call_index=0,
+        kind_name="elicitation",
+        payload=payload,
+        allowed_actions=offered_actions(None),
+        tool_call_id=f"call_{turn.pk}_0",  # as `ctx.elicit` names its first call
+    )
+
+
+def _insert_and_render(part: Part) -> str:
+    part.pushed_at = timezone.now()  # as a question's row has it
+    part.save()
+    return fragments.render_new_part(part)
 
 
 async def _slow_call() -> str:

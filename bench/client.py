@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 import httpx
 from websockets.asyncio.client import connect
 
-from bench.stack import PASSWORD, USERNAME, Stack
+from bench.stack import PASSWORD, USERNAME, Stack, wait_until
 
 WAIT_SECONDS = 60  # a push that takes longer than this is a failure, not a figure
 PENDING_PART = re.compile(r'<article id="part-(\d+)"[^>]*data-state="pending"')
@@ -31,6 +31,16 @@ class Person:
             assert (await client.post("/accounts/login/", data=login)).status_code == 302
             yield cls(stack, client)
 
+    @classmethod
+    @asynccontextmanager
+    async def of_their_own(cls, stack: Stack, username: str):
+        """Another person, made here and signed in without a password (no hashing to wait
+        for): a conversation of theirs is nobody else's, and so are its inbox pushes."""
+        cookies = await asyncio.to_thread(_signed_in, username)
+        async with httpx.AsyncClient(base_url=stack.url, cookies=cookies, timeout=60) as client:
+            await client.get("/")  # sets the CSRF cookie
+            yield cls(stack, client)
+
     async def post(self, path: str, data: dict | None = None) -> httpx.Response:
         headers = {"X-CSRFToken": self.client.cookies["csrftoken"], "HX-Request": "true"}
         response = await self.client.post(path, data=data, headers=headers)
@@ -41,6 +51,16 @@ class Person:
         headers = {"X-CSRFToken": self.client.cookies["csrftoken"]}
         response = await self.client.post(f"/agents/{slug}/new", headers=headers)
         return int(re.search(r"/c/(\d+)/", response.headers["location"]).group(1))
+
+    async def ask(self, conversations: list[int], each: int, *, wait: bool = True) -> None:
+        """Send `each` messages to every conversation of the bench agent, which asks one
+        question per message ("Question {conversation}-{n}: ..."); return once all wait."""
+        for number in range(each):
+            await asyncio.gather(
+                *(self.post(f"/c/{c}/send", {"text": f"{c}-{number}"}) for c in conversations)
+            )
+        if wait:
+            await asyncio.to_thread(wait_for_pending, conversations, len(conversations) * each)
 
     @asynccontextmanager
     async def tab(self, conversation_id: int):
@@ -85,6 +105,22 @@ class Tab:
 
         async with asyncio.timeout(WAIT_SECONDS), self.changed:
             return await self.changed.wait_for(first_match)
+
+
+def _signed_in(username: str) -> dict[str, str]:
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    client = Client()
+    client.force_login(User.objects.create_user(username))
+    return {name: morsel.value for name, morsel in client.cookies.items()}
+
+
+def wait_for_pending(conversations: list[int], count: int) -> None:
+    from elicitation.models import Part
+
+    waiting = Part.objects.filter(state=Part.State.PENDING, conversation__in=conversations)
+    wait_until(lambda: waiting.count() >= count, 600, f"{count} questions were not all asked")
 
 
 async def open_echo(person: Person):

@@ -13,7 +13,6 @@ import time
 
 from bench.client import Person
 from bench.runner import bench_main
-from bench.stack import USERNAME, wait_until
 
 CONVERSATIONS = 50
 QUESTION = re.compile(r'<article id="part-(\d+)"[^>]*data-state="pending".*?Question (\S+):', re.S)
@@ -22,11 +21,7 @@ QUESTION = re.compile(r'<article id="part-(\d+)"[^>]*data-state="pending".*?Ques
 async def measure(stack, cycles_each: int) -> dict:
     async with Person.logged_in(stack) as person:
         conversations = [await person.start_conversation() for _ in range(CONVERSATIONS)]
-        for number in range(cycles_each):  # the questions waiting to be answered
-            await asyncio.gather(
-                *(person.post(f"/c/{c}/send", {"text": f"{c}-{number}"}) for c in conversations)
-            )
-        await asyncio.to_thread(_wait_for_pending, CONVERSATIONS * cycles_each)
+        await person.ask(conversations, cycles_each)  # the questions waiting to be answered
 
         before = await _baseline(person, cycles_each)
         started = time.perf_counter()
@@ -44,18 +39,6 @@ async def measure(stack, cycles_each: int) -> dict:
         "target": "ratio >= 0.333",
         "met": cycles_per_second / baseline >= 1 / 3,
     }
-
-
-def _wait_for_pending(count: int) -> None:
-    from elicitation.models import Part
-
-    # The bench login's: bench/notify.py measures cycles while others' questions wait too.
-    mine = Part.objects.filter(state=Part.State.PENDING, conversation__owner__username=USERNAME)
-    wait_until(
-        lambda: mine.count() >= count,
-        600,
-        f"{count} questions were not all asked",
-    )
 
 
 async def _answer_all(person: Person, conversation: int) -> None:

@@ -8,6 +8,7 @@ loop: inside the server in the embedded default, in `manage.py agent_worker` in 
 
 import asyncio
 import logging
+import threading
 import traceback
 import uuid
 from collections.abc import Callable
@@ -30,17 +31,22 @@ logger = logging.getLogger(__name__)
 # --- one turn -------------------------------------------------------------------------------
 
 
-def claim_queued(limit: int) -> list[tuple[int, str]]:
-    """Take up to `limit` queued turns, oldest first; return (turn id, run token) pairs.
+def claim_and_load(limit: int, turn_id: int | None = None) -> list[tuple[str, Turn, Recorded]]:
+    """Take up to `limit` queued turns, oldest first (or the one `turn_id`), with what each
+    recorded so far; return (run token, turn, records) for each.
 
-    On PostgreSQL the rows are locked and skipped by other workers claiming at the same time;
-    on SQLite writes are serialized. Either way the conditional UPDATE claims each turn once.
+    One transaction, in one hop off the event loop: a runner that wakes claims and loads in
+    one go, not a hop and a commit for the claim and then each for every turn's load. On
+    PostgreSQL the rows are locked and skipped by other workers claiming at the same time; on
+    SQLite writes are serialized. Either way the conditional UPDATE claims each turn once.
     """
     if limit <= 0:
         return []
     token = uuid.uuid4().hex
     with transaction.atomic():
         queued = Turn.objects.select_for_update(skip_locked=True).filter(status=Turn.Status.QUEUED)
+        if turn_id is not None:
+            queued = queued.filter(pk=turn_id)
         ids = list(queued.order_by("updated_at", "pk").values_list("pk", flat=True)[:limit])
         if not ids:
             return []
@@ -53,7 +59,7 @@ def claim_queued(limit: int) -> list[tuple[int, str]]:
         if updated < len(ids):  # some were taken between the two statements: which are ours?
             claimed = Turn.objects.filter(pk__in=ids, run_token=token)
             ids = list(claimed.values_list("pk", flat=True))
-        return [(turn_id, token) for turn_id in ids]
+        return [(token, *_load(pk)) for pk in ids]
 
 
 async def execute_turn(turn_id: int) -> None:
@@ -74,9 +80,12 @@ async def execute_turn(turn_id: int) -> None:
 WORKING_NOTICE_SECONDS = 0.15
 
 
-async def run_claimed(turn_id: int, token: str) -> None:
-    """Run a claimed turn until it is done, failed or waiting for the person."""
-    turn, recorded = await sync_to_async(_load)(turn_id)
+async def run_claimed(
+    turn_id: int, token: str, loaded: tuple[Turn, Recorded] | None = None
+) -> None:
+    """Run a claimed turn until it is done, failed or waiting for the person; `loaded` is
+    the turn and its records when the claim read them already."""
+    turn, recorded = loaded or await sync_to_async(_load)(turn_id)
     notices: list[asyncio.Task] = []
     timer = asyncio.get_running_loop().call_later(
         WORKING_NOTICE_SECONDS, lambda: notices.append(asyncio.create_task(_push_working(turn)))
@@ -200,10 +209,14 @@ def turn_queued(turn_id: int) -> None:
     """After a commit that queued a turn: get it run.
 
     Scale-out workers were woken by the commit itself on PostgreSQL (see `queue_wakeup`), or
-    find the turn at their next poll. Inside the embedded server the runner is woken; with no
-    server at all (management commands, tests driving views) the turn runs here and now.
+    find the turn at their next poll. Inside the embedded server this thread claims and loads
+    the turn for the runner (or wakes it, when it has no free slot); with no server at all
+    (management commands, tests driving views) the turn runs here and now.
     """
     if settings.TASK_BACKEND == "database":
+        return
+    runner = TurnRunner.embedded
+    if runner is not None and runner.start_here(turn_id):
         return
     if not server_loop.call_soon(TurnRunner.wake_embedded):
         async_to_sync(execute_turn)(turn_id)
@@ -232,6 +245,10 @@ class TurnRunner:
         self.running: dict[asyncio.Task, tuple[int, str]] = {}
         self.stopping = asyncio.Event()
         self._wake = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        # Slots taken for claims under way, by the loop or by another thread (`start_here`).
+        self._slots = threading.Lock()
+        self._taken = 0
 
     @classmethod
     def wake_embedded(cls) -> None:
@@ -242,20 +259,56 @@ class TurnRunner:
         """Look for queued turns now instead of at the next poll."""
         self._wake.set()
 
+    def start_here(self, turn_id: int) -> bool:
+        """From the thread that just committed a queued turn: claim and load it here and hand
+        it to the loop to run, sparing the runner's wake-up and its hop off the loop. Return
+        False when the runner has no free slot, is stopping or the claim failed: the runner
+        then claims the turn itself. A turn claimed here and never run (the process died in
+        between) is running with a heartbeat that stops: recovery queues it again."""
+        loop = self._loop
+        if loop is None or not loop.is_running() or self.stopping.is_set() or not self._take(1):
+            return False
+        try:
+            claimed = claim_and_load(1, turn_id)
+        except Exception:
+            self._give_back(1)
+            logger.exception("claiming turn %s failed; the runner takes it", turn_id)
+            return False
+        if not claimed:  # the runner's own claim took it first
+            self._give_back(1)
+            return True
+        loop.call_soon_threadsafe(self._start, claimed, 1)
+        return True
+
+    def _take(self, wanted: int) -> int:
+        """Take up to `wanted` free slots for claims (from any thread); return how many."""
+        with self._slots:
+            free = max(0, min(wanted, self.concurrency - len(self.running) - self._taken))
+            self._taken += free
+            return free
+
+    def _give_back(self, slots: int) -> None:
+        with self._slots:
+            self._taken -= slots
+
+    def _start(self, claimed: list[tuple[str, Turn, Recorded]], slots: int) -> None:
+        """On the loop: run what was claimed, in the slots taken for it."""
+        for token, turn, recorded in claimed:
+            task = asyncio.create_task(self._run_one(token, turn, recorded))
+            self.running[task] = (turn.pk, token)
+        self._give_back(slots)
+
     async def run(self) -> None:
         """Claim and run turns until `stopping` is set."""
-        loop = asyncio.get_running_loop()
+        loop = self._loop = asyncio.get_running_loop()
         next_sweep = loop.time()
         while not self.stopping.is_set():
             self._wake.clear()
             if self.sweep is not None and loop.time() >= next_sweep:
                 await self._guarded(self.sweep)
                 next_sweep = loop.time() + self.sweep_seconds
-            free = self.concurrency - len(self.running)
-            claimed = await self._guarded(claim_queued, free) or []
-            for turn_id, token in claimed:
-                task = asyncio.create_task(self._run_one(turn_id, token))
-                self.running[task] = (turn_id, token)
+            free = self._take(self.concurrency)
+            self._start(await self._guarded(claim_and_load, free) or [], free)
             wait = min(self.poll_seconds, max(0.0, next_sweep - loop.time()))
             waiters = [asyncio.ensure_future(self._wake.wait()), asyncio.ensure_future(
                 self.stopping.wait()
@@ -264,9 +317,10 @@ class TurnRunner:
             for waiter in waiters:
                 waiter.cancel()
 
-    async def _run_one(self, turn_id: int, token: str) -> None:
+    async def _run_one(self, token: str, turn: Turn, recorded: Recorded) -> None:
+        turn_id = turn.pk
         try:
-            await run_claimed(turn_id, token)
+            await run_claimed(turn_id, token, (turn, recorded))
         except asyncio.CancelledError:
             raise
         except Exception:

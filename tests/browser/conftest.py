@@ -1,6 +1,5 @@
 """Browser tests: Playwright drives Debian's Chromium against a live daphne server."""
 
-import shutil
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -9,15 +8,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, sync_playwright
 
+from tests.browser import chromium
 from tests.live_server import LiveServer
 
-CHROMIUM_FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 USERS = {"alice": "alice-password-1", "bob": "bob-password-1"}
 
 
@@ -25,10 +18,10 @@ USERS = {"alice": "alice-password-1", "bob": "bob-password-1"}
 # open, and Django refuses database calls from a thread with a running loop.
 @pytest.fixture(scope="module")
 def browser():
-    executable = shutil.which("chromium")
-    assert executable, "Browser tests need Debian's chromium: apt-get install chromium"
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+        browser = playwright.chromium.launch(
+            executable_path=chromium.executable(), args=chromium.FLAGS
+        )
         yield browser
         browser.close()
 
