@@ -18,10 +18,11 @@ more per connection logging to it, for a moment), in one query.
 import asyncio
 import json
 import logging
+from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import connections
 from django.utils import timezone
 
 from elicitation.secrets import REDACTED
@@ -29,6 +30,7 @@ from playground.models import WireMessage
 from playground.steps import without_secrets
 
 logger = logging.getLogger(__name__)
+_WRITER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="wire-log")
 
 MAX_BODY = 20_000  # characters of a message kept for the panel (its size is the whole)
 SHOWN = 200  # the panel shows the latest this many
@@ -68,12 +70,27 @@ class WireLog:
     async def _write(self) -> None:
         while self._queued:
             batch, self._queued = self._queued, []
+            # In a thread of its own: a write stalled on the database (a lock, a slow disk)
+            # must not queue the run's own writes behind it, as the shared thread would.
+            writing = _WRITER.submit(self._store_logged, batch)
             try:
-                # In a thread of its own: a write stalled on the database (a lock, a slow disk)
-                # must not queue the run's own writes behind it, as the shared thread would.
-                await sync_to_async(self._store, thread_sensitive=False)(batch)
-            except Exception:  # the database is away: the call goes on without its log
-                logger.warning("could not log %d wire messages", len(batch), exc_info=True)
+                await asyncio.wrap_future(writing)
+            except asyncio.CancelledError:
+                # The loop is closing under the log (a turn run outside a server, as management
+                # commands and tests run them): write the rest, in order, before it goes.
+                wait([writing], timeout=30)
+                rest, self._queued = self._queued, []
+                if rest:
+                    wait([_WRITER.submit(self._store_logged, rest)], timeout=30)
+                raise
+
+    def _store_logged(self, batch: list[tuple]) -> None:
+        try:
+            self._store(batch)
+        except Exception:  # the database is away: the call goes on without its log
+            logger.warning("could not log %d wire messages", len(batch), exc_info=True)
+        finally:
+            connections.close_all()  # a writer thread holds no connection between batches
 
     def _store(self, batch: list[tuple]) -> None:
         rows = [self._row(direction, message, at) for direction, message, at in batch]
