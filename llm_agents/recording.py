@@ -4,8 +4,8 @@
 response (serialised with the library's own `ModelMessagesTypeAdapter`), so a replay after an
 answer or a restart never calls the model again; only a request without a record goes out. While
 it streams, the reply so far is stored on the turn and pushed to the open tabs: the first words
-as they arrive, then at most every LIVE_TEXT_SECONDS. A reload or a reconnect shows the text so
-far.
+as they arrive (with the words arriving in the same burst), then at most every
+LIVE_TEXT_SECONDS. A reload or a reconnect shows the text so far.
 """
 
 import asyncio
@@ -19,6 +19,10 @@ from pydantic_ai.settings import ModelSettings
 from playground.live_text import LIVE_TEXT_SECONDS, LiveText
 from playground.runtime import TurnContext
 from playground.steps import Outcome, describe_mapping
+
+# A model streams its tokens milliseconds apart at the very fastest: words closer together came
+# in one burst, and are shown together (a reply that arrives whole goes straight to its message).
+BURST_SECONDS = 0.002
 
 
 class RecordedFailure(Exception):
@@ -70,28 +74,42 @@ class RecordedModel(WrapperModel):
             return {"failed": self.explain_failure(error)}
 
     async def _stream_reply(self, messages, model_settings, model_request_parameters) -> list:
-        await self.live.show("")  # "thinking…" until the first words arrive
-        async with self.wrapped.request_stream(
-            messages, model_settings, model_request_parameters
-        ) as stream:
-            events = aiter(stream)
-            next_event = asyncio.ensure_future(anext(events))
-            try:
-                while True:
-                    # Wake at least every LIVE_TEXT_SECONDS: the last words of a burst are shown
-                    # even when the model pauses, and a Stop is seen while it is silent.
-                    done, _ = await asyncio.wait({next_event}, timeout=LIVE_TEXT_SECONDS)
-                    await self.live.update(stream.get().text or "")
-                    if done:
-                        if isinstance(next_event.exception(), StopAsyncIteration):
-                            break
-                        next_event.result()  # a failed stream raises here
-                        next_event = asyncio.ensure_future(anext(events))
-            finally:
-                next_event.cancel()  # stopped mid-stream: nobody waits for the next event
-            response = stream.get()
+        # "Thinking…" until the first words arrive, stored and shown while the request goes out.
+        thinking = asyncio.ensure_future(self.live.show(""))
+        try:
+            async with self.wrapped.request_stream(
+                messages, model_settings, model_request_parameters
+            ) as stream:
+                await thinking  # a turn the person stopped stops here
+                response = await self._follow(stream)
+        finally:
+            await thinking  # after a failed request too: a Stop is what the person sees
         await self.live.show("", thinking=False)  # the reply becomes a message next
         return dump_messages([response])
+
+    async def _follow(self, stream) -> ModelResponse:
+        """Read the stream to its end, showing the reply so far; return the whole response."""
+        events = aiter(stream)
+        next_event = asyncio.ensure_future(anext(events))
+        text = ""
+        try:
+            while True:
+                # The first words wait BURST_SECONDS for the words arriving with them. Else
+                # wake every LIVE_TEXT_SECONDS: the last words of a burst are shown even when
+                # the model pauses, and a Stop is seen while it is silent.
+                first_words = text and not self.live.text
+                timeout = BURST_SECONDS if first_words else LIVE_TEXT_SECONDS
+                done, _ = await asyncio.wait({next_event}, timeout=timeout)
+                if done:
+                    if isinstance(next_event.exception(), StopAsyncIteration):
+                        break
+                    next_event.result()  # a failed stream raises here
+                    next_event = asyncio.ensure_future(anext(events))
+                    text = stream.get().text or ""
+                await self.live.update(text, arriving=bool(done))
+        finally:
+            next_event.cancel()  # stopped mid-stream: nobody waits for the next event
+        return stream.get()
 
 
 def describe_response(recorded: list) -> Outcome:

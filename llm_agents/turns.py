@@ -9,6 +9,7 @@ recorded too: the next turn of the conversation starts from it.
 """
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults, ToolDenied
 from pydantic_ai.exceptions import (
     ModelAPIError,
@@ -30,7 +31,8 @@ from llm_agents.tools import (
     toolsets_for,
 )
 from playground.models import Step, Turn
-from playground.runtime import ExplainedFault, TurnContext
+from playground.runtime import ExplainedFault, Suspended, TurnContext
+from playground.steps import Outcome
 
 HISTORY_STEP = "message history after the turn"
 
@@ -53,14 +55,20 @@ async def run_llm_turn(
     goes only to the admin's turn page, for staff. `config` stands in for the agent's own."""
     config = ctx.config if config is None else config
     history = ModelMessagesTypeAdapter.validate_python(
-        await ctx.step("message history before the turn", _history_before, ctx.turn.pk, shown=False)
+        await ctx.step(
+            "message history before the turn",
+            _history_before,
+            ctx.turn.pk,
+            describe=_count_messages,
+            shown=False,
+        )
     )
-    settings = {"temperature": float(config["temperature"])} if "temperature" in config else {}
+    sampling = {"temperature": float(config["temperature"])} if "temperature" in config else {}
     agent = Agent(
         RecordedModel(model, ctx),
         output_type=[str, DeferredToolRequests],
         instructions=config.get("instructions") or None,
-        model_settings=settings,
+        model_settings=sampling,
         deps_type=TurnContext,
         tools=[tool for tool in (REQUEST_INPUT_TOOL, await _connection_tool()) if tool],
         toolsets=await toolsets_for(ctx, config),
@@ -79,12 +87,23 @@ async def run_llm_turn(
                 fault.add_note(f"Provider address: {provider_address}")
             raise fault from error
         messages = result.all_messages()
-        await _record_usage(ctx.turn, messages[len(history) :])
         if not isinstance(result.output, DeferredToolRequests):
             break
-        prompt, answers = None, await ask_the_person(ctx, result.output)
+        try:
+            prompt, answers = None, await ask_the_person(ctx, result.output)
+        except Suspended:
+            # The question is shown: the usage so far is kept while it waits.
+            await _record_usage(ctx.turn, messages[len(history) :])
+            raise
+    await _record_usage(ctx.turn, messages[len(history) :])
     # Kept for the next turn without the images answers carried (bytes never enter a step).
-    await ctx.step(HISTORY_STEP, dump_messages, without_images(messages), shown=False)
+    await ctx.step(
+        HISTORY_STEP,
+        dump_messages,
+        without_images(messages),
+        describe=_count_messages,
+        shown=False,
+    )
 
 
 async def ask_the_person(ctx: TurnContext, requests: DeferredToolRequests) -> DeferredToolResults:
@@ -117,6 +136,8 @@ async def ask_the_person(ctx: TurnContext, requests: DeferredToolRequests) -> De
 
 
 async def _connection_tool():
+    if not settings.CONNECTION_SERVICES_FILE:
+        return None  # none declared, and no file to read off the event loop
     try:
         declared = await sync_to_async(services.load)()
     except services.ServicesFileError:
@@ -178,9 +199,18 @@ def _history_before(turn_id: int) -> list:
     return step.result if step else []
 
 
+def _count_messages(messages: list) -> Outcome:
+    # (Not the messages themselves: describing them all took longer than the model request.)
+    return Outcome(f"{len(messages)} messages")
+
+
 async def _record_usage(turn: Turn, messages: list[ModelMessage]) -> None:
+    """Keep the turn's token usage, unless it is what the turn has (a replay's first run)."""
     responses = [message for message in messages if isinstance(message, ModelResponse)]
-    await Turn.objects.filter(pk=turn.pk).aupdate(
-        input_tokens=sum(response.usage.input_tokens for response in responses),
-        output_tokens=sum(response.usage.output_tokens for response in responses),
-    )
+    usage = {
+        "input_tokens": sum(response.usage.input_tokens for response in responses),
+        "output_tokens": sum(response.usage.output_tokens for response in responses),
+    }
+    if usage != {"input_tokens": turn.input_tokens, "output_tokens": turn.output_tokens}:
+        await Turn.objects.filter(pk=turn.pk).aupdate(**usage)
+        turn.input_tokens, turn.output_tokens = usage["input_tokens"], usage["output_tokens"]

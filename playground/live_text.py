@@ -31,12 +31,13 @@ class LiveText:
         self.shown_at = 0.0
         self.pushed: tuple[str, bool] | None = None
 
-    async def update(self, text: str) -> None:
+    async def update(self, text: str, *, arriving: bool = False) -> None:
         """Show the reply so far: the first words at once, then at most every
         LIVE_TEXT_SECONDS (and look for a Stop at least every STOP_CHECK_SECONDS, even while
-        the model is silent)."""
+        the model is silent). `arriving`: more words are coming in with these (the stream has
+        not paused), so the first words wait for the pause or the throttle."""
         since = time.monotonic() - self.shown_at
-        first_words = text and not self.text
+        first_words = text and not self.text and not arriving
         if first_words or (
             since >= LIVE_TEXT_SECONDS and (text != self.text or since >= STOP_CHECK_SECONDS)
         ):
@@ -45,13 +46,19 @@ class LiveText:
     async def show(self, text: str, *, thinking: bool = True) -> None:
         """Store and push `text` now; raise TurnStopped if the turn is no longer this run's."""
         self.text, self.shown_at = text, time.monotonic()
-        turn = self.turn
-        ours = Turn.objects.filter(pk=turn.pk, run_token=turn.run_token, status=Turn.Status.RUNNING)
-        if not await ours.aupdate(partial_text=text):
-            raise TurnStopped(turn.pk)
-        if self.pushed == (text, thinking):
-            return  # only looking for a Stop: the tabs show this already
-        self.pushed = (text, thinking)
-        turn.partial_text = text
-        html = await sync_to_async(fragments.render_live_text)(turn, thinking=thinking)
-        await push_html(turn.conversation_id, html)
+        shown = (text, thinking)
+        html = await sync_to_async(_store)(self.turn, text, thinking, shown != self.pushed)
+        self.pushed = shown
+        if html is not None:
+            await push_html(self.turn.conversation_id, html)
+
+
+def _store(turn: Turn, text: str, thinking: bool, render: bool) -> str | None:
+    """Store the reply so far and return its fragment (None: only looking for a Stop, the tabs
+    show this already), in one hop off the event loop; raise TurnStopped if the turn is no
+    longer this run's."""
+    ours = Turn.objects.filter(pk=turn.pk, run_token=turn.run_token, status=Turn.Status.RUNNING)
+    if not ours.update(partial_text=text):
+        raise TurnStopped(turn.pk)
+    turn.partial_text = text
+    return fragments.render_live_text(turn, thinking=thinking) if render else None

@@ -109,6 +109,8 @@ class Recorded:
     steps: dict[int, Any]
     # Steps an earlier run started and did not record a result of: run again, same record.
     unfinished: set[int] = field(default_factory=set)
+    # The name of every step started, recorded or not.
+    step_names: dict[int, str] = field(default_factory=dict)
 
     @classmethod
     def read(cls, turn: Turn) -> "Recorded":
@@ -122,13 +124,14 @@ class Recorded:
             for part in resumed:
                 part.resumed_at = now
         # No ordering: a message's or step's default one joins the turn table.
-        steps = turn.steps.order_by().values_list("call_index", "status", "result")
-        steps = {index: (status, result) for index, status, result in steps}
+        rows = list(turn.steps.order_by().values_list("call_index", "status", "result", "name"))
+        recorded = {row[0] for row in rows if row[1] in Step.RECORDED}
         return cls(
             parts=parts,
             messages=set(turn.messages.order_by().values_list("call_index", flat=True)),
-            steps={i: result for i, (status, result) in steps.items() if status in Step.RECORDED},
-            unfinished={i for i, (status, _) in steps.items() if status not in Step.RECORDED},
+            steps={index: result for index, _, result, _ in rows if index in recorded},
+            unfinished={row[0] for row in rows} - recorded,
+            step_names={index: name for index, _, _, name in rows},
         )
 
 
@@ -166,6 +169,11 @@ class TurnContext:
     def call_index(self) -> int:
         """Return the index the agent's next call will get within the turn."""
         return self._calls
+
+    def started_step(self, index: int) -> str | None:
+        """Return the name of the step a run of this turn started at call `index` before this
+        replay, if any (recorded or not)."""
+        return self._recorded.step_names.get(index)
 
     def skip_to(self, index: int) -> None:
         """Continue numbering calls at `index`: after a recorded step that made calls of its

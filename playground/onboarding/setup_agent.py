@@ -11,7 +11,6 @@ from __future__ import annotations
 from elicitation.kinds.config_card import ConfigRules, register_validator
 from elicitation.secrets import REDACTED
 from playground.agents import agent
-from playground.models import Step
 from playground.onboarding import answerers, drafts, model_setup, planner, summary
 from playground.onboarding.questions import (
     CONFIG_CONTROLS,
@@ -64,7 +63,7 @@ def _record_answer(agent_id: int, draft: dict, slot: str, content: dict) -> dict
 
 async def is_setup_turn(ctx) -> bool:
     """Return whether this turn began while the agent was still being set up."""
-    return await Step.objects.filter(turn=ctx.turn, call_index=0, name=READ_STEP).aexists()
+    return ctx.started_step(0) == READ_STEP
 
 
 PLAN_STEP = "onboarding: plan the next question"
