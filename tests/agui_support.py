@@ -12,7 +12,7 @@ from pathlib import Path
 
 from agui.catalog import sync_agents
 from playground.models import Conversation
-from tests.live_server import BASE_DIR, free_port, wait_for
+from tests.live_server import BASE_DIR, free_port, wait_until_listening
 
 PYDANTIC_SERVER = BASE_DIR / "tests" / "agui_test_server.py"
 BROKEN_SERVER = BASE_DIR / "tests" / "agui_broken_server.py"
@@ -31,7 +31,7 @@ class AguiServer:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        wait_for(self._listening, message="the AG-UI test server did not start")
+        wait_until_listening(self.process, self._listening, "the AG-UI test server")
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}/{path}"

@@ -48,6 +48,24 @@ def wait_for(condition, timeout: float = 30.0, interval: float = 0.05, message="
     raise AssertionError(message or f"condition not met within {timeout} s")
 
 
+def wait_until_listening(process: subprocess.Popen, listening, what: str) -> None:
+    """Wait for a server process just started to listen; fail at once if it exits.
+
+    A server that never listens is killed before the failure is raised: a fixture's teardown
+    does not run when its setup fails, so it would outlive the suite (a loaded run left nine
+    test servers running, all started by fixtures whose setup timed out). 60 s, as for daphne:
+    a Python server that imports an SDK takes 2 s on a quiet machine, over 30 s at load 30."""
+    try:
+        wait_for(
+            lambda: process.poll() is not None or listening(), 60, message=f"{what} did not start"
+        )
+        assert process.poll() is None, f"{what} exited ({process.returncode})"
+    except BaseException:
+        process.kill()
+        process.wait()
+        raise
+
+
 class LiveServer:
     def __init__(
         self,

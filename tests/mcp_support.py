@@ -10,7 +10,7 @@ from pathlib import Path
 
 from mcp_bridge.catalog import sync_agents
 from playground.models import Conversation
-from tests.live_server import BASE_DIR, free_port, wait_for
+from tests.live_server import BASE_DIR, free_port, wait_until_listening
 
 TEST_SERVER = BASE_DIR / "tests" / "mcp_test_server.py"
 BROKEN_SERVER = BASE_DIR / "tests" / "mcp_broken_server.py"
@@ -113,7 +113,7 @@ class HttpTestServer:
         )
         if log:
             output.close()  # the child has its own copy
-        wait_for(self._listening, message="the MCP test server did not start")
+        wait_until_listening(self.process, self._listening, "the MCP test server")
 
     def _listening(self) -> bool:
         import socket

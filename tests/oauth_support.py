@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx
 
-from tests.live_server import free_port, wait_for
+from tests.live_server import free_port, wait_until_listening
 
 SERVER = Path(__file__).parent / "mcp_oauth_server.py"
 CLIENT_ID = "playground-test-client"
@@ -36,7 +36,7 @@ class OAuthTestServer:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        wait_for(self._listening, message="the OAuth test server did not start")
+        wait_until_listening(self.process, self._listening, "the OAuth test server")
 
     def _listening(self) -> bool:
         try:
