@@ -2,6 +2,7 @@
 every module imports cleanly in any order in a fresh interpreter."""
 
 import ast
+import functools
 import random
 import subprocess
 import sys
@@ -40,6 +41,7 @@ FUNCTION_IMPORTS_ALLOWED = {
 ENTRY_POINTS = {"playground.asgi"}
 
 
+@functools.cache  # parsed once for the module's tests: each reads every source file
 def project_modules() -> dict[str, ast.Module]:
     modules = {}
     for app in APPS:
