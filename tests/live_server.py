@@ -97,7 +97,7 @@ class LiveServer:
     def url(self) -> str:
         return f"http://{self.host}:{self.port}"
 
-    def manage(self, *args: str, stdin: str | None = None) -> str:
+    def manage(self, *args: str, stdin: str | None = None, timeout: float = 120) -> str:
         """Run a manage.py command against this server's database; return its output."""
         done = subprocess.run(
             [sys.executable, "manage.py", *args],
@@ -106,7 +106,7 @@ class LiveServer:
             input=stdin,
             capture_output=True,
             text=True,
-            timeout=120,
+            timeout=timeout,
         )
         assert done.returncode == 0, done.stderr
         return done.stdout
@@ -125,7 +125,7 @@ class LiveServer:
             f"User.objects.create_user({name!r}, password={password!r})\n"
             for name, password in users.items()
         )
-        self.manage("shell", "-c", script)
+        self.manage("shell", "-c", script, timeout=360)  # the three commands' 120 s each
 
     def start(self) -> None:
         self.start_without_visiting()
