@@ -7,6 +7,7 @@ loop: inside the server in the embedded default, in `manage.py agent_worker` in 
 """
 
 import asyncio
+import contextvars
 import logging
 import threading
 import traceback
@@ -277,7 +278,9 @@ class TurnRunner:
         if not claimed:  # the runner's own claim took it first
             self._give_back(1)
             return True
-        loop.call_soon_threadsafe(self._start, claimed, 1)
+        # In a fresh context: the committing request's would tie the run's database calls to
+        # that request's thread, which is gone once it answered (as `server_loop` starts runs).
+        loop.call_soon_threadsafe(self._start, claimed, 1, context=contextvars.Context())
         return True
 
     def _take(self, wanted: int) -> int:

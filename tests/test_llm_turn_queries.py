@@ -2,6 +2,8 @@
 answer to the reply, take a fixed, small number of queries (the person's requests included).
 bench/llm_overhead.py measures the time around each model request."""
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -16,6 +18,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 COLOUR = {"type": "object", "properties": {"colour": {"type": "string", "enum": ["red", "green"]}}}
 ASKS = tool_calls(("request_input", {"message": "Which colour?", "requestedSchema": COLOUR}))
 TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
+FIRST_WORDS = re.compile(r'UPDATE "playground_turn" SET "partial_text" = \'[^\']')
 
 
 @pytest.fixture
@@ -48,4 +51,10 @@ def test_an_ask_and_reply_turn_takes_a_fixed_few_queries(client, fake):
     # first model request, the usage it kept, the question it asked, whether the wizard began it.
     asked, replied = statements(asking), statements(replying)
     assert len(asked) <= 28, "\n".join(sql[:120] for sql in asked)
-    assert len(replied) <= 24, "\n".join(sql[:120] for sql in replied)
+    # The reply's first words are shown live (one UPDATE) unless the rest of the reply
+    # arrives within BURST_SECONDS of them: on a busy machine it may not, so that one
+    # statement depends on timing and is counted apart (seen in a CI run: 25 with it).
+    first_words = [sql for sql in replied if FIRST_WORDS.match(sql)]
+    assert len(first_words) <= 1, first_words
+    lean = [sql for sql in replied if sql not in first_words]
+    assert len(lean) <= 24, "\n".join(sql[:120] for sql in lean)
