@@ -7,7 +7,6 @@ loop: inside the server in the embedded default, in `manage.py agent_worker` in 
 """
 
 import asyncio
-import contextvars
 import logging
 import threading
 import traceback
@@ -210,14 +209,10 @@ def turn_queued(turn_id: int) -> None:
     """After a commit that queued a turn: get it run.
 
     Scale-out workers were woken by the commit itself on PostgreSQL (see `queue_wakeup`), or
-    find the turn at their next poll. Inside the embedded server this thread claims and loads
-    the turn for the runner (or wakes it, when it has no free slot); with no server at all
-    (management commands, tests driving views) the turn runs here and now.
+    find the turn at their next poll. Inside the embedded server the runner is woken; with no
+    server at all (management commands, tests driving views) the turn runs here and now.
     """
     if settings.TASK_BACKEND == "database":
-        return
-    runner = TurnRunner.embedded
-    if runner is not None and runner.start_here(turn_id):
         return
     if not server_loop.call_soon(TurnRunner.wake_embedded):
         async_to_sync(execute_turn)(turn_id)
@@ -246,8 +241,8 @@ class TurnRunner:
         self.running: dict[asyncio.Task, tuple[int, str]] = {}
         self.stopping = asyncio.Event()
         self._wake = asyncio.Event()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        # Slots taken for claims under way, by the loop or by another thread (`start_here`).
+        # Slots taken for claims under way (counted under a lock: `_take` may be called from
+        # any thread).
         self._slots = threading.Lock()
         self._taken = 0
 
@@ -259,29 +254,6 @@ class TurnRunner:
     def wake(self) -> None:
         """Look for queued turns now instead of at the next poll."""
         self._wake.set()
-
-    def start_here(self, turn_id: int) -> bool:
-        """From the thread that just committed a queued turn: claim and load it here and hand
-        it to the loop to run, sparing the runner's wake-up and its hop off the loop. Return
-        False when the runner has no free slot, is stopping or the claim failed: the runner
-        then claims the turn itself. A turn claimed here and never run (the process died in
-        between) is running with a heartbeat that stops: recovery queues it again."""
-        loop = self._loop
-        if loop is None or not loop.is_running() or self.stopping.is_set() or not self._take(1):
-            return False
-        try:
-            claimed = claim_and_load(1, turn_id)
-        except Exception:
-            self._give_back(1)
-            logger.exception("claiming turn %s failed; the runner takes it", turn_id)
-            return False
-        if not claimed:  # the runner's own claim took it first
-            self._give_back(1)
-            return True
-        # In a fresh context: the committing request's would tie the run's database calls to
-        # that request's thread, which is gone once it answered (as `server_loop` starts runs).
-        loop.call_soon_threadsafe(self._start, claimed, 1, context=contextvars.Context())
-        return True
 
     def _take(self, wanted: int) -> int:
         """Take up to `wanted` free slots for claims (from any thread); return how many."""
@@ -303,7 +275,7 @@ class TurnRunner:
 
     async def run(self) -> None:
         """Claim and run turns until `stopping` is set."""
-        loop = self._loop = asyncio.get_running_loop()
+        loop = asyncio.get_running_loop()
         next_sweep = loop.time()
         while not self.stopping.is_set():
             self._wake.clear()
