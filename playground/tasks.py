@@ -8,7 +8,6 @@ loop: inside the server in the embedded default, in `manage.py agent_worker` in 
 
 import asyncio
 import logging
-import threading
 import traceback
 import uuid
 from collections.abc import Callable
@@ -241,10 +240,6 @@ class TurnRunner:
         self.running: dict[asyncio.Task, tuple[int, str]] = {}
         self.stopping = asyncio.Event()
         self._wake = asyncio.Event()
-        # Slots taken for claims under way (counted under a lock: `_take` may be called from
-        # any thread).
-        self._slots = threading.Lock()
-        self._taken = 0
 
     @classmethod
     def wake_embedded(cls) -> None:
@@ -255,23 +250,11 @@ class TurnRunner:
         """Look for queued turns now instead of at the next poll."""
         self._wake.set()
 
-    def _take(self, wanted: int) -> int:
-        """Take up to `wanted` free slots for claims (from any thread); return how many."""
-        with self._slots:
-            free = max(0, min(wanted, self.concurrency - len(self.running) - self._taken))
-            self._taken += free
-            return free
-
-    def _give_back(self, slots: int) -> None:
-        with self._slots:
-            self._taken -= slots
-
-    def _start(self, claimed: list[tuple[str, Turn, Recorded]], slots: int) -> None:
-        """On the loop: run what was claimed, in the slots taken for it."""
+    def _start(self, claimed: list[tuple[str, Turn, Recorded]]) -> None:
+        """Run what was claimed, each turn a task of its own."""
         for token, turn, recorded in claimed:
             task = asyncio.create_task(self._run_one(token, turn, recorded))
             self.running[task] = (turn.pk, token)
-        self._give_back(slots)
 
     async def run(self) -> None:
         """Claim and run turns until `stopping` is set."""
@@ -282,8 +265,8 @@ class TurnRunner:
             if self.sweep is not None and loop.time() >= next_sweep:
                 await self._guarded(self.sweep)
                 next_sweep = loop.time() + self.sweep_seconds
-            free = self._take(self.concurrency)
-            self._start(await self._guarded(claim_and_load, free) or [], free)
+            free = self.concurrency - len(self.running)
+            self._start(await self._guarded(claim_and_load, free) or [])
             wait = min(self.poll_seconds, max(0.0, next_sweep - loop.time()))
             waiters = [asyncio.ensure_future(self._wake.wait()), asyncio.ensure_future(
                 self.stopping.wait()
