@@ -48,7 +48,7 @@ test: $(VENV)/.test-deps
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) manage.py makemigrations --check --dry-run
-	$(PY) -m pytest -n 4 --dist loadfile
+	$(PY) -m pytest -n 4 --dist loadfile --durations=30
 
 lint: $(VENV)/.test-deps
 	$(PY) -m ruff check --fix .

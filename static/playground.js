@@ -44,6 +44,25 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
   }
 });
 
+// A fast agent's first step or word can reach the tab before the turn it belongs to (the
+// send's own response, or a push from another process, shows the turn): it waits here and is
+// swapped in, through the rules above, once its turn is shown.
+const early = [];
+document.addEventListener("htmx:oobErrorNoTarget", (event) => {
+  const { content, target } = event.detail;
+  if (!/^#turn-\d+-items$/.test(target)) return;
+  content.setAttribute("hx-swap-oob", `beforeend:${target}`);  // items are appended to a turn
+  early.push({ target, html: content.outerHTML });
+});
+function showEarly() {
+  for (const item of early.filter(({ target }) => document.querySelector(target))) {
+    early.splice(early.indexOf(item), 1);
+    htmx.swap(document.body, item.html, { swapStyle: "none" });
+  }
+}
+document.addEventListener("htmx:afterSettle", showEarly);
+document.addEventListener("htmx:oobAfterSwap", showEarly);
+
 // The tab title counts the questions waiting for the person: in this conversation, or
 // elsewhere everything in their inbox (the header's count).
 function updateTitle() {

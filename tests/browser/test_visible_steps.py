@@ -2,6 +2,7 @@
 collapsed until opened, the same after a reload. Light and dark, phone and desktop, axe clean."""
 
 import os
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -125,3 +126,34 @@ def test_the_admin_transcript_shows_the_steps(browser, live_server, markers):
         screenshot(page, f"steps-admin-{scheme}-{width}")
     assert CARD_KEY not in page.content()
     context.close()
+
+
+def test_a_step_that_overtakes_its_turn_is_shown_once_the_turn_is(page, live_server, markers):
+    """A fast agent's first step can reach the tab before its turn does (the push of the turn
+    lost the race, or came from another process): it is shown as soon as the turn is."""
+    (markers / "release").unlink(missing_ok=True)
+    relayed = []
+
+    def relay(socket):  # the turn's own push is dropped: the send's response brings the turn
+        server = socket.connect_to_server()
+        server.on_message(lambda m: "#transcript" in m or (relayed.append(m), socket.send(m)))
+
+    page.route_web_socket(re.compile(r"/ws/"), relay)
+    held = []  # the send's response, held until the step has reached the tab
+    page.route("**/send", lambda route: held.append((route, route.fetch())))
+    open_chat(page, live_server, "Test steps")
+    send(page, "order-44")
+
+    for _ in range(600):  # Playwright runs the relay while the page is waited on
+        if any("step-running" in message for message in relayed):
+            break
+        page.wait_for_timeout(50)
+    expect(page.locator("details.step")).to_have_count(0)  # no turn to show it in yet
+    route, response = held.pop()
+    route.fulfill(response=response)
+
+    running = page.locator("#transcript details.step", has_text="look up the order")
+    expect(running).to_have_attribute("data-state", "step-running")
+    (markers / "release").touch()
+    expect(running).to_have_attribute("data-state", "step-done")
+    expect(page.locator("details.step")).to_have_count(2)
