@@ -26,13 +26,13 @@ class PartQuerySet(models.QuerySet):
         those routed to them (never the starter's own, when someone else must answer)."""
         may = Q(owner_may_answer=True) | ~_in_own_conversations(user)
         by_name, by_group = _routed_terms(user)
-        # A flat OR of indexed lookups (not "own OR (routed AND may)"): the database reads the
-        # person's parts by index, not every pending part of everyone (bench/inbox.py).
-        return self.filter(
-            (_in_own_conversations(user) & Q(owner_may_answer=True))
-            | (by_name & may)
-            | (by_group & may)
-        )
+        # One list of ids from three indexed lookups, not an OR of them: PostgreSQL tests an
+        # OR of subqueries on every pending part of everyone (7x the page, 15x the count at
+        # 100,000 waiting, bench/inbox.py); a UNION it reads by index, as SQLite reads either.
+        parts = Part.objects.values("pk")
+        own = parts.filter(_in_own_conversations(user), owner_may_answer=True)
+        routed = parts.filter(by_name, may), parts.filter(by_group, may)
+        return self.filter(pk__in=own.union(*routed))
 
 
 def _in_own_conversations(user) -> Q:
