@@ -16,7 +16,8 @@ those of every turn, and a runner that dies mid-run is recovered by the turn's h
 - Pausing stops future slots at once; resuming counts from then on (no catch-up for a pause).
 
 Both the embedded server and every `agent_worker` run a `ScheduleFirer`: it sleeps until the
-next slot falls due (at most RECOVERY_SWEEP_SECONDS, in case another process changed one).
+next slot falls due (at most RECOVERY_SWEEP_SECONDS), or until a schedule changes: in this
+process, or on PostgreSQL in any (a NOTIFY with the commit, see queue_wakeup).
 `now` is a parameter throughout, so the tests drive the clock.
 """
 
@@ -36,7 +37,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from elicitation.zones import zone_of
-from playground import fragments, recurrence, server_loop
+from playground import fragments, queue_wakeup, recurrence, server_loop
 from playground.agents import REGISTRY, Planned, planned
 from playground.models import Agent, Conversation, Schedule, ScheduledRun, Turn
 from playground.push import push_html_soon
@@ -98,7 +99,7 @@ def set_schedule(agent: Agent, person, plan: Planned, *, now: datetime | None = 
         schedule.description, schedule.config = plan.description, plan.config
         schedule.next_run_at = recurrence.next_slot(rule, zone_name, now)
         schedule.save()
-    transaction.on_commit(_wake_soon)
+    _wake_firers()
     return schedule
 
 
@@ -247,7 +248,7 @@ def resume(schedule: Schedule, now: datetime | None = None) -> None:
     Schedule.objects.filter(pk=schedule.pk).update(
         paused=False, next_run_at=following, updated_at=now
     )
-    transaction.on_commit(_wake_soon)
+    _wake_firers()
 
 
 OUTCOMES = {
@@ -307,8 +308,13 @@ def render_panel(agent: Agent, person) -> str:
 # --- the runner's loop -----------------------------------------------------------------------
 
 
-def _wake_soon() -> None:
-    server_loop.call_soon(ScheduleFirer.wake_running)
+def _wake_firers() -> None:
+    """Once this change commits, wake the firer of this process and (PostgreSQL) the workers':
+    each sleeps until the next slot it knew of, at most RECOVERY_SWEEP_SECONDS."""
+    transaction.on_commit(lambda: server_loop.call_soon(ScheduleFirer.wake_running))
+    if connection.vendor == "postgresql":  # delivered with the commit
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, '')", [queue_wakeup.SCHEDULE_CHANGED])
 
 
 def _fire_with_fresh_connection():

@@ -36,8 +36,9 @@ def stack(tmp_path_factory):
         clear_redis_prefix(env["REDIS_PREFIX"])
 
 
-def add_schedules(server: LiveServer, kind: str, rule: str, count: int = 1) -> None:
-    """Give alice `count` agents of this kind, each on this rule (RFC 5545, UTC)."""
+def add_schedules(server: LiveServer, kind: str, rule: str, count: int = 1, slug: str = "") -> None:
+    """Give alice `count` agents of this kind (slugs `slug`-0, -1…; default: the kind), each
+    on this rule (RFC 5545, UTC)."""
     server.manage(
         "shell", "-c",
         "from django.contrib.auth.models import User\n"
@@ -46,7 +47,8 @@ def add_schedules(server: LiveServer, kind: str, rule: str, count: int = 1) -> N
         "from playground.models import Agent\n"
         "alice = User.objects.get(username='alice')\n"
         f"for n in range({count}):\n"
-        f"    row = Agent.objects.create(slug=f'{kind}-{{n}}', name='{kind}', kind='{kind}')\n"
+        f"    row = Agent.objects.create(slug=f'{slug or kind}-{{n}}', name='{kind}',\n"
+        f"                               kind='{kind}')\n"
         f"    scheduler.set_schedule(row, alice, Planned({rule!r}, 'UTC'))\n",
     )  # fmt: skip
 
@@ -186,3 +188,30 @@ def test_an_embedded_server_started_after_downtime_gives_one_catch_up_run(tmp_pa
     assert text.startswith("Ran: Catch-up run, ")
     assert ": 4 scheduled runs were missed, " in text
     assert text.endswith("while no runner was up, so this one run stands for them.")
+
+
+def test_a_schedule_made_in_another_process_wakes_the_workers_firer(stack):
+    """A worker's firer sleeps until the next slot it knows of (here: none, so the whole
+    RECOVERY_SWEEP_SECONDS, 300 s). A schedule made by another process (as a web process makes
+    them) wakes it through PostgreSQL's NOTIFY, so the new schedule's first slot fires on time,
+    not at the firer's next look."""
+    server, database, workdir = stack
+    database.query("UPDATE playground_schedule SET paused = true RETURNING id")  # the module's
+    env = {**server.env, "RECOVERY_SWEEP_SECONDS": "300"}
+    worker = Worker(env, workdir / "woken.log")
+    try:
+        soon = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=5)
+        rule = f"{dtstart(soon)}\nRRULE:FREQ=SECONDLY;INTERVAL=20"
+        add_schedules(server, "slot-reporter", rule, slug="woken")
+        runs = (
+            "SELECT r.slot_at, r.kind FROM playground_scheduledrun r JOIN playground_schedule s "
+            "ON s.id = r.schedule_id JOIN playground_agent a ON a.id = s.agent_id "
+            "WHERE a.slug = 'woken-0' ORDER BY r.slot_at"
+        )
+        # Made after the worker looked: only the notification brings its first slot (`soon`,
+        # or 20 s later if making it took longer on a loaded machine) within the 300 s.
+        wait_for(lambda: database.query(runs), timeout=60)
+    finally:
+        worker.stop()
+    slot, kind = database.query(runs)[0]
+    assert kind == "scheduled" and (slot - soon).total_seconds() % 20 == 0

@@ -68,7 +68,11 @@ class Command(BaseCommand):
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, runner.stopping.set)
-        listener = listen and asyncio.create_task(queue_wakeup.listen(runner.wake, listen))
+        wakes = {
+            queue_wakeup.CHANNEL: runner.wake,
+            queue_wakeup.SCHEDULE_CHANGED: ScheduleFirer.wake_running,
+        }
+        listener = listen and asyncio.create_task(queue_wakeup.listen(wakes, listen))
         firer = asyncio.create_task(ScheduleFirer().run())
         self.stdout.write(f"agent_worker: running up to {concurrency} turns at once")
         await runner.run()
