@@ -49,5 +49,7 @@ async def listen(
                 async for notice in db.notifies():
                     wakes[notice.channel]()
         except psycopg.Error as error:
-            logger.warning("listening for queued turns failed (%s); polling meanwhile", error)
+            logger.warning(
+                "listening for queued turns and schedules failed (%s); polling meanwhile", error
+            )
         await asyncio.sleep(retry_seconds)

@@ -134,9 +134,16 @@ def test_a_step_that_overtakes_its_turn_is_shown_once_the_turn_is(page, live_ser
     (markers / "release").unlink(missing_ok=True)
     relayed = []
 
-    def relay(socket):  # the turn's own push is dropped: the send's response brings the turn
+    def relay(socket):
         server = socket.connect_to_server()
-        server.on_message(lambda m: "#transcript" in m or (relayed.append(m), socket.send(m)))
+
+        def to_page(message: str) -> None:
+            if "#transcript" in message:
+                return  # the turn's own push is dropped: the send's response brings the turn
+            relayed.append(message)
+            socket.send(message)
+
+        server.on_message(to_page)
 
     page.route_web_socket(re.compile(r"/ws/"), relay)
     held = []  # the send's response, held until the step has reached the tab
@@ -148,6 +155,8 @@ def test_a_step_that_overtakes_its_turn_is_shown_once_the_turn_is(page, live_ser
         if any("step-running" in message for message in relayed):
             break
         page.wait_for_timeout(50)
+    else:
+        pytest.fail("the running step's push never reached the tab")
     expect(page.locator("details.step")).to_have_count(0)  # no turn to show it in yet
     route, response = held.pop()
     route.fulfill(response=response)
