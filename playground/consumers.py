@@ -2,6 +2,7 @@
 
 from concurrent.futures import ThreadPoolExecutor
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.html import format_html
@@ -15,7 +16,20 @@ from playground.models import Conversation
 from playground.push import group_for
 
 
+# What the layer hands a tab to forward: no database work.
+PUSHES = {"fragment.push", "notify.browser"}
+
+
 class ConversationConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message: dict) -> None:
+        # Channels closes the thread's old database connections before every handler: a hop
+        # to the one thread that every socket and the embedded runs share, queued behind their
+        # queries, and a reconnect for the next run's query there. A push touches no database.
+        if message["type"] in PUSHES:
+            await getattr(self, get_handler_name(message))(message)
+        else:
+            await super().dispatch(message)
+
     async def connect(self) -> None:
         user = self.scope["user"]
         conversation_id = self.scope["url_route"]["kwargs"]["conversation_id"]
