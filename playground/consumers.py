@@ -15,7 +15,6 @@ from playground.layer_channels import release
 from playground.models import Conversation
 from playground.push import group_for
 
-
 # What the layer hands a tab to forward: no database work.
 PUSHES = {"fragment.push", "notify.browser"}
 

@@ -6,12 +6,12 @@ import logging
 import threading
 from collections.abc import Awaitable, Callable
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import async_to_sync, iscoroutinefunction, sync_to_async
 from channels.layers import get_channel_layer
 from django.db import InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
-from django.utils.decorators import async_only_middleware
+from django.utils.decorators import sync_and_async_middleware
 from django.utils.deprecation import MiddlewareMixin
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
@@ -100,13 +100,21 @@ async def livez(request: HttpRequest) -> JsonResponse:
 PROBES = {"/healthz": healthz, "/livez": livez}
 
 
-@async_only_middleware
+@sync_and_async_middleware
 def answer_probes(get_response):
     """Answer the probes before any other middleware looks at the request.
 
     Orchestrators probe a process by its own IP address, which ALLOWED_HOSTS rightly does not
-    list, and over plain HTTP, which production redirects to HTTPS.
+    list, and over plain HTTP, which production redirects to HTTPS. (Our server sends them
+    down the async chain: see playground.http_handler.)
     """
+    if not iscoroutinefunction(get_response):
+
+        def sync_middleware(request: HttpRequest) -> HttpResponse:
+            probe = PROBES.get(request.path_info)
+            return async_to_sync(probe)(request) if probe else get_response(request)
+
+        return sync_middleware
 
     async def middleware(request: HttpRequest) -> HttpResponse:
         probe = PROBES.get(request.path_info)

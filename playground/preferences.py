@@ -6,13 +6,13 @@ settings page changes it. Every page shows times in the zone of the person readi
 (`viewer_zone`); a conversation's questions and answers use its owner's zone.
 """
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.contrib.auth.decorators import login_required
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils import timezone
-from django.utils.decorators import async_only_middleware
+from django.utils.decorators import sync_and_async_middleware
 from django.views.decorators.http import require_http_methods, require_POST
 
 from elicitation.zones import knows_zone, set_zone, zone_names, zone_of
@@ -21,13 +21,26 @@ from playground.health import database_unavailable
 DETECTED_FIELD = "time_zone"
 
 
-@async_only_middleware
+@sync_and_async_middleware
 def viewer_zone(get_response):
     """Show the times of every page (the admin, API tokens) in the reader's own zone.
 
     htmx requests are skipped: they answer with a conversation's fragments, which are rendered
     in the conversation owner's zone whoever asks (so they cost no query for the zone).
     """
+    if not iscoroutinefunction(get_response):
+
+        def sync_middleware(request: HttpRequest) -> HttpResponse:
+            if request.htmx:
+                return get_response(request)
+            try:
+                zone = zone_of(request.user)
+            except (OperationalError, InterfaceError) as error:
+                return database_unavailable(request, error)
+            with timezone.override(zone):
+                return get_response(request)
+
+        return sync_middleware
 
     async def middleware(request: HttpRequest) -> HttpResponse:
         if request.htmx:
