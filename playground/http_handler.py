@@ -15,15 +15,21 @@ tests/test_waiting_blocks_nothing.py proves that a wait holds nothing else up.
 A request for a sync view runs the middleware in their sync form, on its own thread, in one
 hop. Django's async chain hops to that thread twice for each middleware written the sync way
 (`process_request`, `process_response`): about twenty hops a request, each a thread wake-up,
-which came to several milliseconds of every answer's and message's POST.
+which came to several milliseconds of every answer's and message's POST. Static files, like
+async views, take the async chain: ServeStatic serves them with no thread.
 """
 
+import functools
+
 import django
-from asgiref.sync import iscoroutinefunction, sync_to_async
+from asgiref.sync import async_to_sync, iscoroutinefunction, sync_to_async
+from django.conf import settings
 from django.core.handlers.asgi import ASGIHandler
 from django.core.handlers.base import BaseHandler
 from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
+from django.utils.decorators import sync_and_async_middleware
+from servestatic.middleware import ServeStaticMiddleware
 
 from playground.health import PROBES
 
@@ -50,12 +56,35 @@ class AsyncViewsWithoutThreadHandler(ASGIHandler):
 
 def _serves_async_view(scope) -> bool:
     path = scope["path"].removeprefix(scope.get("root_path", ""))
-    if path in PROBES:
-        return True  # answered by async views, in the first middleware
+    if path in PROBES or path.startswith(settings.STATIC_URL):
+        return True  # answered by async code in the middleware (see serve_static)
     try:
         return iscoroutinefunction(resolve(path).func)
     except Resolver404:
         return False
+
+
+@sync_and_async_middleware
+def serve_static(get_response):
+    """ServeStatic's middleware, which is async only, in a chain of either kind.
+
+    In a sync chain it would make the chain async from there on, hops and all; there it passes
+    every request that is not for a static file straight on (the server sends those down the
+    async chain; Django's test client, which is sync, has them served here).
+    """
+    if iscoroutinefunction(get_response):
+        return ServeStaticMiddleware(get_response)
+
+    @functools.cache
+    def serve():  # made at the first static file: it lists them all, and our server sends none
+        return async_to_sync(ServeStaticMiddleware(sync_to_async(get_response)))
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        if request.path_info.startswith(settings.STATIC_URL):
+            return serve()(request)
+        return get_response(request)
+
+    return middleware
 
 
 def get_asgi_application() -> AsyncViewsWithoutThreadHandler:

@@ -74,7 +74,7 @@ MIDDLEWARE = [
     "playground.health.answer_probes",  # first: probes by IP, over HTTP (see the module)
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
-    "servestatic.middleware.ServeStaticMiddleware",
+    "playground.http_handler.serve_static",  # ServeStatic's, in either chain
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     # Before the CSRF check reads the form: an unreadable htmx form is refused in place.

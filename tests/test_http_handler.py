@@ -1,0 +1,84 @@
+"""How the server hands a request to Django (playground/http_handler.py): a sync view's request
+runs its middleware in one hop to its thread, static files and the probes are served with no
+thread at all, and both still reach the person as before."""
+
+import pytest
+from asgiref import sync
+from asgiref.sync import async_to_sync
+from asgiref.testing import ApplicationCommunicator
+
+from playground.http_handler import get_asgi_application
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+APPLICATION = get_asgi_application()
+
+
+def scope(path: str) -> dict:
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "root_path": "",
+        "query_string": b"",
+        "headers": [(b"host", b"testserver")],
+        "server": ("testserver", 80),
+        "client": ("127.0.0.1", 50000),
+    }
+
+
+async def get(path: str) -> tuple[int, bytes]:
+    app = ApplicationCommunicator(APPLICATION, scope(path))
+    await app.send_input({"type": "http.request", "body": b"", "more_body": False})
+    start = await app.receive_output(timeout=30)
+    body = b""
+    while True:
+        message = await app.receive_output(timeout=30)
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    await app.wait(timeout=30)
+    return start["status"], body
+
+
+@pytest.fixture
+def hops(monkeypatch) -> list[str]:
+    """Record every hop from the event loop to a thread (asgiref's sync_to_async calls)."""
+    made: list[str] = []
+    call = sync.SyncToAsync.__call__
+
+    def counted(self, *args, **kwargs):
+        made.append(getattr(self.func, "__qualname__", repr(self.func)))
+        return call(self, *args, **kwargs)
+
+    monkeypatch.setattr(sync.SyncToAsync, "__call__", counted)
+    return made
+
+
+async def test_a_page_of_a_sync_view_takes_a_handful_of_hops_not_one_per_middleware(hops):
+    status, body = await get("/accounts/login/")
+    assert status == 200 and b'name="username"' in body
+    # The request's start and end signals, the whole middleware chain with its view, the
+    # response's close. Through Django's async chain the same page took over twenty.
+    assert len(hops) <= 5, hops
+
+
+async def test_a_static_file_and_the_probes_take_no_thread(hops):
+    status, body = await get("/static/playground.js")
+    assert status == 200 and b"htmx" in body
+    status, body = await get("/livez")
+    assert status == 200 and b'"ok"' in body
+    assert not [hop for hop in hops if "get_response" in hop], hops
+
+
+def test_the_test_client_still_gets_static_files(client):
+    response = client.get("/static/playground.js")
+    assert response.status_code == 200
+
+    async def read() -> bytes:
+        return b"".join([chunk async for chunk in response.streaming_content])
+
+    assert b"htmx" in async_to_sync(read)()
