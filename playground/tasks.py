@@ -286,8 +286,9 @@ class TurnRunner:
             # the recovery sweep queues the turn again once it is stale.
             logger.exception("running turn %s failed outside the agent", turn_id)
         finally:
+            if len(self.running) >= self.concurrency:
+                self.wake()  # a claim may have left turns for lack of a free slot
             self.running.pop(asyncio.current_task(), None)
-            self.wake()  # a slot is free
 
     async def _guarded(self, fn: Callable, *args):
         try:
