@@ -13,6 +13,7 @@ again as a reminder REMIND_AFTER after the question was asked, then at most once
 `now` is a parameter throughout, so the tests drive the clock.
 """
 
+import logging
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -31,6 +32,8 @@ from notify import mail
 from notify.models import Notice, NotifySettings, Sent
 from notify.presence import live_tabs
 from notify.recipients import recipients_for
+
+logger = logging.getLogger(__name__)
 
 LEASE_SECONDS = 60  # well beyond EMAIL_TIMEOUT: one process sends each batch
 ONE_DAY = timedelta(days=1)
@@ -144,6 +147,34 @@ def plan(batch: Batch, now: datetime) -> None:
         }
     if prefs.email and _mailable(person.email):
         batch.email = mail.compose(person.email, person.get_username(), questions)
+
+
+def plan_all(batches: list[Batch], now: datetime) -> list[Batch]:
+    """Plan each batch (see `plan`); return the ones planned. One that fails stays leased: it
+    goes out again when its lease runs out, and the others go now."""
+    planned = []
+    for batch in batches:
+        try:
+            plan(batch, now)
+        except Exception:
+            logger.exception("planning the notifications of user %s failed", batch.user_id)
+            continue
+        planned.append(batch)
+    return planned
+
+
+def record_all(
+    batches: list[Batch], now: datetime, errors: dict[int, str], shown: dict[int, bool]
+) -> None:
+    """Write down what each batch sent (see `record`): its email's error by person ("" or
+    none: sent), and whether its browser notification was shown."""
+    for batch in batches:
+        error, browser_sent = errors.get(batch.user_id, ""), shown.get(batch.user_id, False)
+        try:
+            if not record(batch, now, error, browser_sent):
+                logger.warning("notification batch of user %s lost its lease", batch.user_id)
+        except Exception:
+            logger.exception("writing down the notifications of user %s failed", batch.user_id)
 
 
 def record(batch: Batch, now: datetime, error: str = "", browser_sent: bool = False) -> bool:

@@ -3,8 +3,11 @@
 
 Nothing here holds a thread while it waits. The database work and the SMTP conversation run
 on pooled threads (Django's email backends are synchronous), each send bounded by
-EMAIL_TIMEOUT, so a slow or dead SMTP server delays only its own mail, never a question or an
-answer. Browser notifications go to the person's open tabs through the channel layer.
+EMAIL_TIMEOUT, so a slow or dead SMTP server delays only mail, never a question or an answer.
+A round's people are planned in one hop to the database and written down in one more, and
+their mails go over one SMTP connection: a hop, a database connection and an SMTP handshake
+for every person made a burst of questions late and slowed every answer while it went out.
+Browser notifications go to the person's open tabs through the channel layer.
 """
 
 import asyncio
@@ -14,6 +17,7 @@ from functools import wraps
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.core.mail import mailers
 from django.db import connections
 from django.utils import timezone
 
@@ -21,7 +25,7 @@ from notify import presence, queue
 
 logger = logging.getLogger(__name__)
 
-PEOPLE_AT_ONCE = 20
+PEOPLE_AT_ONCE = 100  # a round: one claim, two hops, one SMTP connection
 
 
 def person_group(user_id: int) -> str:
@@ -41,8 +45,41 @@ def _in_db(fn):
     return wraps(fn)(sync_to_async(run, thread_sensitive=False))
 
 
-def _send_email(message) -> None:
-    message.send(fail_silently=False)
+def _send_emails(messages: list) -> list[str]:
+    """Send the messages over one SMTP connection; return each one's error ("" when sent).
+
+    A send that fails closes the connection and the next one opens another; a server that
+    cannot be reached fails the rest without trying each (they are tried again later).
+    """
+    errors: list[str] = []
+    connection = None
+    for message in messages:
+        if connection is None:
+            try:
+                connection = mailers.default
+                connection.open()
+            except Exception as failure:  # SMTP down, refused, timed out
+                return errors + [_error(failure)] * (len(messages) - len(errors))
+        try:
+            connection.send_messages([message])
+            errors.append("")
+        except Exception as failure:
+            errors.append(_error(failure))
+            connection = _closed(connection)
+    _closed(connection)
+    return errors
+
+
+def _error(failure: Exception) -> str:
+    return f"{type(failure).__name__}: {failure}"
+
+
+def _closed(connection) -> None:
+    if connection is not None:
+        try:
+            connection.close()
+        except Exception:
+            pass  # broken already: nothing more goes over it
 
 
 async def push_browser(user_id: int, notification: dict) -> bool:
@@ -57,26 +94,30 @@ async def push_browser(user_id: int, notification: dict) -> bool:
     return True
 
 
-async def deliver(batch: queue.Batch, now) -> None:
-    """Send one leased batch and write down how it went."""
-    await _in_db(queue.plan)(batch, now)
-    browser_sent = batch.browser is not None and await push_browser(batch.user_id, batch.browser)
-    error = ""
-    if batch.email is not None:
-        try:
-            await sync_to_async(_send_email, thread_sensitive=False)(batch.email)
-        except Exception as failure:  # SMTP down, refused, timed out: try again later
-            error = f"{type(failure).__name__}: {failure}"
-            logger.warning("notification email to user %s failed: %s", batch.user_id, error)
-    if not await _in_db(queue.record)(batch, now, error, browser_sent):
-        logger.warning("notification batch of user %s lost its lease", batch.user_id)
+async def deliver(batches: list[queue.Batch], now) -> None:
+    """Send leased batches and write down how each went."""
+    planned = await _in_db(queue.plan_all)(batches, now)
+    shown = {
+        batch.user_id: await push_browser(batch.user_id, batch.browser)
+        for batch in planned
+        if batch.browser is not None
+    }
+    mailed = [batch for batch in planned if batch.email is not None]
+    sent = await sync_to_async(_send_emails, thread_sensitive=False)(
+        [batch.email for batch in mailed]
+    )
+    errors = {batch.user_id: error for batch, error in zip(mailed, sent, strict=True)}
+    for user_id, error in errors.items():
+        if error:
+            logger.warning("notification email to user %s failed: %s", user_id, error)
+    await _in_db(queue.record_all)(planned, now, errors, shown)
 
 
 async def send_due(now=None) -> int:
     """Claim and send what is due at `now` (default: the clock); return how many people."""
     now = now or timezone.now()
     batches, _ = await _in_db(queue.claim_due)(now, PEOPLE_AT_ONCE)
-    await asyncio.gather(*(deliver(batch, now) for batch in batches))
+    await deliver(batches, now)
     return len(batches)
 
 
@@ -91,19 +132,13 @@ async def run() -> None:
             if loop.time() - last_refresh >= settings.TAB_REFRESH_SECONDS:
                 await _in_db(presence.refresh_own_tabs)()
                 last_refresh = loop.time()
-            batches, next_due = await _in_db(queue.claim_due)(timezone.now(), PEOPLE_AT_ONCE)
-            await asyncio.gather(*(_deliver_logged(batch) for batch in batches))
+            now = timezone.now()
+            batches, next_due = await _in_db(queue.claim_due)(now, PEOPLE_AT_ONCE)
+            if batches:
+                await deliver(batches, now)
         except Exception:
             logger.exception("sending notifications failed; trying again shortly")
         wait = min(settings.RECOVERY_SWEEP_SECONDS, settings.TAB_REFRESH_SECONDS)
         if next_due is not None:
             wait = min(wait, max(0.05, (next_due - timezone.now()).total_seconds()))
         await asyncio.sleep(wait)
-
-
-async def _deliver_logged(batch: queue.Batch) -> None:
-    try:
-        await deliver(batch, timezone.now())
-    except Exception:
-        # A lost database, say: the lease runs out and the batch goes out again.
-        logger.exception("sending notifications to user %s failed", batch.user_id)

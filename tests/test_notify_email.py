@@ -14,7 +14,7 @@ from elicitation.models import Part
 from notify import sender
 from notify.models import Notice, Sent
 from tests.runtime_helpers import answer, send, start
-from tests.smtp_support import SmtpServer, text_of
+from tests.smtp_support import Inbox, SmtpServer, text_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -347,3 +347,47 @@ def test_people_added_by_an_escalation_are_emailed_after_the_grace_period(client
     run_at(part.escalated_at + timedelta(seconds=61))
     assert [mail["To"] for mail in smtp.mails[2:]] == ["dana@example.com"]
     assert "Which version should I release?" in text_of(smtp.mails[2])
+
+
+class CountingInbox(Inbox):
+    """Counts SMTP connections (one EHLO each) and refuses one address."""
+
+    def __init__(self, refused: str):
+        super().__init__()
+        self.connections = 0
+        self.refused = refused
+
+    async def handle_EHLO(self, server, session, envelope, hostname, responses):
+        self.connections += 1
+        session.host_name = hostname
+        return responses
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address == self.refused:
+            return "550 5.1.1 No such mailbox"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+
+def test_a_rounds_mails_share_a_connection_and_a_refused_one_holds_back_no_other(
+    client, seeded, smtp
+):
+    smtp.stop()
+    smtp.inbox = CountingInbox(refused="p2@example.com")
+    smtp.start()
+    parts = {}
+    for number in range(5):
+        person = User.objects.create_user(f"p{number}", email=f"p{number}@example.com")
+        client.force_login(person)
+        parts[person.email] = ask(client, person)
+
+    run_at(max(part.created_at for part in parts.values()) + timedelta(seconds=61))
+
+    assert sorted(mail["To"] for mail in smtp.mails) == [
+        "p0@example.com", "p1@example.com", "p3@example.com", "p4@example.com"
+    ]  # fmt: skip
+    # One connection for the round, and one more after the refusal closed it.
+    assert smtp.inbox.connections == 2
+    refused = Notice.objects.get(part=parts["p2@example.com"])
+    assert (refused.attempts, refused.status) == (1, "pending")
+    assert "No such mailbox" in refused.last_error
