@@ -41,9 +41,9 @@ def refresh_own_tabs() -> None:
     Tab.objects.filter(seen_at__lt=now - _stale_after()).delete()
 
 
-def live_tabs(user_id: int):
-    """Return the person's tabs open right now (the real clock: a tab is open or not)."""
-    return Tab.objects.filter(user_id=user_id, seen_at__gte=timezone.now() - _stale_after())
+def live_tabs(user_ids: list[int]):
+    """Return the people's tabs open right now (the real clock: a tab is open or not)."""
+    return Tab.objects.filter(user_id__in=user_ids, seen_at__gte=timezone.now() - _stale_after())
 
 
 def _stale_after() -> timedelta:

@@ -114,11 +114,10 @@ def claim_due(now: datetime, limit: int = 20) -> tuple[list[Batch], datetime | N
     return batches, next_due
 
 
-def plan(batch: Batch, now: datetime) -> None:
-    """Decide what the batch sends: drop answered questions and ones open in a tab, wait out
-    quiet hours, then fill in the email and the browser notification."""
-    person = get_user_model().objects.filter(pk=batch.user_id).first()
-    prefs = NotifySettings.objects.filter(user_id=batch.user_id).first() or NotifySettings()
+def plan(batch: Batch, now: datetime, person, prefs: NotifySettings, tabs: set[int]) -> None:
+    """Decide what the batch sends to `person` (None: gone), given their settings and the
+    conversations they have open in `tabs`: drop answered questions and ones open in a tab,
+    wait out quiet hours, then fill in the email and the browser notification."""
     answered = [n for n in batch.notices if n.part.state != Part.State.PENDING]
     _finish(batch, answered)
     waiting = [n for n in batch.notices if n.part.state == Part.State.PENDING]
@@ -128,7 +127,6 @@ def plan(batch: Batch, now: datetime) -> None:
     if quiet_end is not None:
         _release(batch, waiting, due_at=quiet_end)
         return
-    tabs = list(live_tabs(batch.user_id).values_list("conversation_id", flat=True))
     seen = [n for n in waiting if n.part.conversation_id in tabs]
     # In view in a tab: nothing to send, but a reminder later if it still waits.
     _schedule_next(batch, seen, prefs, now, sent=[])
@@ -150,12 +148,20 @@ def plan(batch: Batch, now: datetime) -> None:
 
 
 def plan_all(batches: list[Batch], now: datetime) -> list[Batch]:
-    """Plan each batch (see `plan`); return the ones planned. One that fails stays leased: it
-    goes out again when its lease runs out, and the others go now."""
+    """Plan each batch (see `plan`), reading the people, their settings and their open tabs
+    once for all; return the ones planned. One that fails stays leased: it goes out again
+    when its lease runs out, and the others go now."""
+    ids = [batch.user_id for batch in batches]
+    people = get_user_model().objects.select_related("time_zone").in_bulk(ids)
+    prefs = _settings_of(ids)
+    tabs = defaultdict(set)
+    for user_id, conversation_id in live_tabs(ids).values_list("user_id", "conversation_id"):
+        tabs[user_id].add(conversation_id)
     planned = []
     for batch in batches:
+        uid = batch.user_id
         try:
-            plan(batch, now)
+            plan(batch, now, people.get(uid), prefs[uid], tabs[uid])
         except Exception:
             logger.exception("planning the notifications of user %s failed", batch.user_id)
             continue
@@ -168,16 +174,25 @@ def record_all(
 ) -> None:
     """Write down what each batch sent (see `record`): its email's error by person ("" or
     none: sent), and whether its browser notification was shown."""
+    prefs = _settings_of([batch.user_id for batch in batches])
     for batch in batches:
         error, browser_sent = errors.get(batch.user_id, ""), shown.get(batch.user_id, False)
         try:
-            if not record(batch, now, error, browser_sent):
+            if not record(batch, now, prefs[batch.user_id], error, browser_sent):
                 logger.warning("notification batch of user %s lost its lease", batch.user_id)
         except Exception:
             logger.exception("writing down the notifications of user %s failed", batch.user_id)
 
 
-def record(batch: Batch, now: datetime, error: str = "", browser_sent: bool = False) -> bool:
+def _settings_of(user_ids: list[int]) -> "defaultdict[int, NotifySettings]":
+    """Return the people's notification settings; the defaults for who has none saved."""
+    saved = NotifySettings.objects.filter(user_id__in=user_ids)
+    return defaultdict(NotifySettings, {prefs.user_id: prefs for prefs in saved})
+
+
+def record(
+    batch: Batch, now: datetime, prefs: NotifySettings, error: str = "", browser_sent=False
+) -> bool:
     """Write down what the batch sent (or that its email failed), if the lease is still its
     own; return whether it was."""
     if not batch.told:
@@ -196,7 +211,6 @@ def record(batch: Batch, now: datetime, error: str = "", browser_sent: bool = Fa
             return bool(changed)
         if mine.count() != len(batch.told):
             return False
-        prefs = NotifySettings.objects.filter(user_id=batch.user_id).first() or NotifySettings()
         channels = [Sent.Channel.EMAIL] if batch.email is not None else []
         channels += [Sent.Channel.BROWSER] if browser_sent else []
         _schedule_next(batch, batch.told, prefs, now, sent=channels)
@@ -205,10 +219,10 @@ def record(batch: Batch, now: datetime, error: str = "", browser_sent: bool = Fa
 
 def _schedule_next(batch, notices, prefs, now, *, sent) -> None:
     """After telling (or showing) the person: a reminder later, or nothing more."""
+    if sent:
+        _sent(notices, *sent)
     for notice in notices:
         first = notice.told_at is None
-        if sent:
-            _sent([notice], *sent)
         if prefs.reminders:
             remind = notice.part.created_at + timedelta(seconds=settings.REMIND_AFTER)
             next_due = max(remind, now + timedelta(seconds=settings.NOTIFY_AFTER_SECONDS))
