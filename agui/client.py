@@ -10,6 +10,7 @@ AGUI_MAX_EVENTS and AGUI_RUN_SECONDS per run. `on_text` is told the text so far 
 import asyncio
 import json
 import ssl
+import weakref
 from collections.abc import Awaitable, Callable
 
 import httpx
@@ -21,6 +22,21 @@ from agui.protocol import BadStream, RunReader
 from agui.wire import AguiWireLog, opening
 
 OnText = Callable[[str], Awaitable[None]]
+
+# One HTTP client per event loop: making one (its TLS context) took longer than a local
+# agent's whole run, and its pool keeps the connection open for the next run. A client's
+# connections belong to the loop they were opened on; a loop that is gone takes its client.
+_CLIENTS: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, httpx.AsyncClient]" = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _client() -> httpx.AsyncClient:
+    loop = asyncio.get_running_loop()
+    client = _CLIENTS.get(loop)
+    if client is None or client.is_closed:
+        client = _CLIENTS[loop] = httpx.AsyncClient()
+    return client
 
 
 async def run_once(
@@ -61,42 +77,46 @@ async def _stream(agent, body, reader: RunReader, on_text: OnText | None, wire) 
         wire.event(opening(agent, body["runId"]))
         wire.sent(content)
     limit = settings.AGUI_MAX_EVENT_BYTES
-    async with httpx.AsyncClient(timeout=agent.timeout_seconds) as client:
-        async with aconnect_sse(
-            client, "POST", agent.url, content=content.encode(), headers=headers
-        ) as source:
-            response = source.response
-            if wire is not None:
-                wire.event(
-                    f"HTTP {response.status_code}, "
-                    f"{response.headers.get('content-type') or 'no content type'}."
-                )
-            if response.status_code >= 400:
-                raise httpx.HTTPStatusError("", request=response.request, response=response)
-            kind = response.headers.get("content-type", "").split(";")[0].strip()
-            if kind != "text/event-stream":
-                raise BadStream(
-                    f"it answered with {kind or 'no content type'}, not an event stream "
-                    "(is this an AG-UI endpoint?)"
-                )
-            shown = ""
-            try:
-                async for event in source.aiter_sse():
-                    if wire is not None:
-                        wire.received(event.data)
-                    if len(event.data.encode()) > limit:
-                        raise BadStream(
-                            f"an event of {len(event.data.encode()):,} bytes is over the limit "
-                            f"of {limit:,} bytes (AGUI_MAX_EVENT_BYTES)"
-                        )
-                    reader.feed(event.data)
-                    if on_text is not None and reader.text != shown:
-                        shown = reader.text
-                        await on_text(shown)
-                    if reader.finished:
-                        return
-            except SSEError as error:
-                raise BadStream(f"not a server-sent event stream ({error})") from None
+    async with aconnect_sse(
+        _client(),
+        "POST",
+        agent.url,
+        content=content.encode(),
+        headers=headers,
+        timeout=agent.timeout_seconds,
+    ) as source:
+        response = source.response
+        if wire is not None:
+            wire.event(
+                f"HTTP {response.status_code}, "
+                f"{response.headers.get('content-type') or 'no content type'}."
+            )
+        if response.status_code >= 400:
+            raise httpx.HTTPStatusError("", request=response.request, response=response)
+        kind = response.headers.get("content-type", "").split(";")[0].strip()
+        if kind != "text/event-stream":
+            raise BadStream(
+                f"it answered with {kind or 'no content type'}, not an event stream "
+                "(is this an AG-UI endpoint?)"
+            )
+        shown = ""
+        try:
+            async for event in source.aiter_sse():
+                if wire is not None:
+                    wire.received(event.data)
+                if len(event.data.encode()) > limit:
+                    raise BadStream(
+                        f"an event of {len(event.data.encode()):,} bytes is over the limit "
+                        f"of {limit:,} bytes (AGUI_MAX_EVENT_BYTES)"
+                    )
+                reader.feed(event.data)
+                if on_text is not None and reader.text != shown:
+                    shown = reader.text
+                    await on_text(shown)
+                if reader.finished:
+                    return
+        except SSEError as error:
+            raise BadStream(f"not a server-sent event stream ({error})") from None
 
 
 def describe_error(agent: AguiAgentConfig, error: Exception) -> str:
