@@ -114,11 +114,14 @@ def headline(result: dict) -> tuple[str, str, str]:
             )
         case "agui_roundtrip":
             return (
-                f"message to form {r['form_median_ms']:.0f} ms, "
-                f"answer to reply {r['reply_median_ms']:.0f} ms",
-                f"bare runs {r['form_bare_run_median_ms']:.0f} ms and "
-                f"{r['reply_bare_run_median_ms']:.0f} ms; push {r['push_median_ms']:.1f} ms",
-                f"form {r['form_ratio']:.2f}, reply {r['reply_ratio']:.2f}",
+                f"tool call to form {r['emit_to_form_median_ms']:.0f} ms, answer to the "
+                f"agent's request {r['answer_to_agent_median_ms']:.0f} ms (whole: message to "
+                f"form {r['message_to_form_median_ms']:.0f} ms, answer to reply "
+                f"{r['answer_to_reply_median_ms']:.0f} ms)",
+                f"bare runs {r['emit_to_form_bare_run_median_ms']:.0f} ms and "
+                f"{r['answer_to_agent_bare_run_median_ms']:.0f} ms; "
+                f"push {r['push_median_ms']:.1f} ms",
+                f"to form {r['emit_to_form_ratio']:.2f}, to agent {r['answer_to_agent_ratio']:.2f}",
             )
         case "llm_overhead":
             return (

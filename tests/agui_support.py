@@ -38,7 +38,8 @@ class AguiServer:
 
     def runs(self, path: str | None = None) -> list[dict]:
         lines = [json.loads(line) for line in self.log.read_text().splitlines() if line]
-        return [line["body"] for line in lines if path is None or line["path"] == path]
+        runs = [line for line in lines if "body" in line]  # not a tool call it emitted
+        return [line["body"] for line in runs if path is None or line["path"] == path]
 
     def _listening(self) -> bool:
         with socket.socket() as sock:

@@ -2,13 +2,16 @@
 
 Run as `python agui_test_server.py PORT LOG`: each scenario is an agent at its own path
 (`/ask`, `/twice`, ...), and every request body it receives is appended to LOG (one JSON line
-each, with its path), so a test can tell how many runs the agent was sent and check them
-against the protocol's own types. The model (`FunctionModel`) answers from the
-messages it is sent, so each run of a turn continues where the last one stopped.
+each, with its path and when it arrived), so a test can tell how many runs the agent was sent
+and check them against the protocol's own types; so is each tool call the model emits (a
+line with `emitted`, the tool's name, and when: what bench/agui_roundtrip.py times from).
+The model (`FunctionModel`) answers from the messages it is sent, so each run of a turn
+continues where the last one stopped.
 """
 
 import json
 import sys
+import time
 
 import uvicorn
 from pydantic_ai import Agent
@@ -131,6 +134,7 @@ def endpoint(scenario, name: str, log: str):
                 delta = DeltaToolCall(
                     part.tool_name, part.args_as_json_str(), tool_call_id=part.tool_call_id
                 )
+                write_line(log, {"path": name, "emitted": part.tool_name, "at": time.time()})
                 yield {0: delta}
 
     agent = Agent(FunctionModel(stream_function=stream))
@@ -141,15 +145,17 @@ def endpoint(scenario, name: str, log: str):
         return "sunny"
 
     async def run(request: Request):
-        write_log(log, name, await request.body())
+        arrived = time.time()
+        body = json.loads(await request.body())
+        write_line(log, {"path": name, "body": body, "at": arrived})
         return await AGUIAdapter.dispatch_request(request, agent=agent)
 
     return run
 
 
-def write_log(log: str, path: str, body: bytes) -> None:
+def write_line(log: str, line: dict) -> None:
     with open(log, "a") as file:
-        file.write(json.dumps({"path": path, "body": json.loads(body)}) + "\n")
+        file.write(json.dumps(line) + "\n")
 
 
 if __name__ == "__main__":
