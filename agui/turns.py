@@ -118,10 +118,12 @@ async def _run(declared, credential, body: dict, ctx: TurnContext) -> dict:
         opened = await credential()
         declared = agents_file.replace_headers(declared, opened.headers())
     live = LiveText(ctx.turn)
-    await live.show("")
+    # "Thinking…" is stored and shown while the run goes out, not before.
+    thinking = asyncio.ensure_future(live.show(""))
     wire = wire_of(ctx.conversation.pk, declared)
     running = asyncio.ensure_future(run_once(declared, body, on_text=live.update, wire=wire))
     try:
+        await thinking  # a turn the person stopped stops here
         # While the agent is silent, look for a Stop every STOP_CHECK_SECONDS (raises then).
         while not (await asyncio.wait({running}, timeout=STOP_CHECK_SECONDS))[0]:
             await live.update(live.text)
