@@ -100,7 +100,8 @@ def headline(result: dict) -> tuple[str, str, str]:
         case "mcp_roundtrip":
             cells = {
                 key: f"{key.replace('_', ' ')} {r[f'{key}_form_median_ms']:.0f} ms "
-                f"(answer to result {r[f'{key}_result_median_ms']:.0f} ms)"
+                f"(typed message to form {r[f'{key}_submit_median_ms']:.0f} ms; answer to "
+                f"result {r[f'{key}_result_median_ms']:.0f} ms)"
                 for key in ("stdio_warm", "stdio_cold", "http_warm", "http_cold")
             }
             return (

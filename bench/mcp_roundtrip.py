@@ -1,12 +1,15 @@
-"""mcp_roundtrip: from a tool call typed in the chat to the server's form at an open websocket,
-and from the answer to the tool's result, against the SDK-built test server over stdio and
-over Streamable HTTP, warm (the conversation's session open) and cold (none open).
+"""mcp_roundtrip: from a tool call to the server's form at an open websocket, and from the
+answer to the tool's result, against the SDK-built test server over stdio and over Streamable
+HTTP, warm (the conversation's session open) and cold (none open).
 
 The tool is `legacy_profile`: it asks with `ctx.elicit()` on its session (a legacy one), so
-the form reaches the tab while the call is in flight. Measured, per call: POST `legacy_profile`
-to the form's arrival, and POST of the answer to the result's arrival. Cold calls go to a
-second entry of the same server with `idle_minutes` of 30 ms, so its session has closed before
-every message.
+the form reaches the tab while the call is in flight. Measured, per call: from the bridge's
+first message for the call (warm: its `tools/call`; cold: opening the session, the server's
+start-up) to the form's arrival, read from the conversation's Wire log (the bridge notes each
+message as it goes, on this machine's clock); and the POST of the answer to the result's
+arrival. Also reported, not judged: the POST of `legacy_profile` typed in the chat to the form
+(the message's save and the turn's start besides the call). Cold calls go to a second entry of
+the same server with `idle_minutes` of 30 ms, so its session has closed before every message.
 
 Baseline, in the same run: the same call through the SDK's client (`mcp_bridge.connection`,
 which is the SDK's `Client` with our capabilities), answering the question at once, on an open
@@ -24,6 +27,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 
 from bench.client import Person, echo_seconds, open_echo, summary
@@ -64,10 +68,11 @@ def servers_file(http_url: str) -> Path:
     return path
 
 
-async def through_the_chat(person: Person, slug: str, calls: int) -> tuple[list, list]:
-    """Return (call-to-form, answer-to-result) seconds for `calls` calls in one conversation."""
+async def through_the_chat(person: Person, slug: str, calls: int) -> dict[str, list]:
+    """Return, in seconds for `calls` calls in one conversation: the call to its form
+    (`form`), the typed message to the form (`submit`), the answer to the result (`result`)."""
     conversation = await person.start_conversation(f"mcp-{slug}")
-    to_form, to_result = [], []
+    spans: dict[str, list] = {"form": [], "submit": [], "result": []}
     async with person.tab(conversation) as tab:
         await tab.wait_for("Which tool of")  # the opening turn listed the tools
         for _ in range(calls):
@@ -76,14 +81,30 @@ async def through_the_chat(person: Person, slug: str, calls: int) -> tuple[list,
             sent = time.time()
             await person.post(f"/c/{conversation}/send", {"text": "legacy_profile"})
             arrived, fragment = await tab.wait_for(FORM)
-            to_form.append(arrived - sent)
+            spans["submit"].append(arrived - sent)
+            spans["form"].append(arrived - await _first_on_the_wire(conversation, sent))
             part_id = FORM.search(fragment).group(1)
             answer = {"action": "accept", **{f"answer.{k}": v for k, v in ANSWER.items()}}
             sent = time.time()
             await person.post(f"/parts/{part_id}/settle", answer)
             arrived, _ = await tab.wait_for(RESULT)
-            to_result.append(arrived - sent)
-    return to_form, to_result
+            spans["result"].append(arrived - sent)
+    return spans
+
+
+async def _first_on_the_wire(conversation: int, after: float) -> float:
+    """Return when the bridge's first message after `after` travelled (its Wire log is
+    written just after, off the call's way: wait for it a little)."""
+    from playground.models import WireMessage
+
+    since = datetime.fromtimestamp(after, UTC)
+    messages = WireMessage.objects.filter(conversation_id=conversation, at__gte=since)
+    for _ in range(100):
+        first = await messages.order_by("at").afirst()
+        if first is not None:
+            return first.at.timestamp()
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"nothing on the wire of conversation {conversation} within 5 s")
 
 
 async def through_the_sdk(server, calls: int, *, cold: bool) -> list[float]:
@@ -132,12 +153,13 @@ async def measure(stack, calls: int) -> dict:
         for transport in ("stdio", "http"):
             for warmth in ("warm", "cold"):
                 slug = transport if warmth == "warm" else f"{transport}-cold"
-                form, result = await through_the_chat(person, slug, calls)
+                spans = await through_the_chat(person, slug, calls)
                 sdk = await through_the_sdk(configured[slug], calls, cold=warmth == "cold")
                 key = f"{transport}_{warmth}"
-                figures[f"{key}_form_median_ms"] = summary(form)["median"] * 1000
-                figures[f"{key}_form_p99_ms"] = summary(form)["p99"] * 1000
-                figures[f"{key}_result_median_ms"] = summary(result)["median"] * 1000
+                figures[f"{key}_form_median_ms"] = summary(spans["form"])["median"] * 1000
+                figures[f"{key}_form_p99_ms"] = summary(spans["form"])["p99"] * 1000
+                figures[f"{key}_submit_median_ms"] = summary(spans["submit"])["median"] * 1000
+                figures[f"{key}_result_median_ms"] = summary(spans["result"])["median"] * 1000
                 figures[f"{key}_sdk_median_ms"] = summary(sdk)["median"] * 1000
                 allowed = figures[f"{key}_sdk_median_ms"] + push_ms
                 if warmth == "warm":
