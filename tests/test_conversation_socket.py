@@ -3,7 +3,7 @@
 import asyncio
 
 import pytest
-from asgiref.sync import sync_to_async
+from asgiref.sync import SyncToAsync, sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
@@ -12,6 +12,7 @@ from elicitation.models import Part
 from elicitation.settle import settle_part
 from playground.asgi import application
 from playground.models import Message, Turn
+from playground.push import push_html
 from playground.tasks import execute_turn
 from tests import runtime_agents
 from tests.conftest import make_conversation, make_question
@@ -156,3 +157,26 @@ async def open_tab(user, conversation) -> WebsocketCommunicator:
     assert (await tab.connect(timeout=WAIT))[0]
     await tab.receive_from(timeout=WAIT)  # the resync
     return tab
+
+
+async def test_a_push_reaches_the_tab_without_a_hop_to_the_database_thread(
+    alice, conversation, monkeypatch
+):
+    communicator = socket(conversation.pk, await sync_to_async(session_cookie)(alice))
+    connected, _ = await communicator.connect(timeout=WAIT)
+    assert connected
+    await communicator.receive_from(timeout=WAIT)  # the resync
+    hops = []
+    call = SyncToAsync.__call__
+
+    def counted(self, *args, **kwargs):
+        hops.append(getattr(self.func, "__qualname__", None) or type(self.func).__name__)
+        return call(self, *args, **kwargs)
+
+    monkeypatch.setattr(SyncToAsync, "__call__", counted)
+    await push_html(conversation.pk, '<p id="pushed">Hello</p>')
+    assert 'id="pushed"' in await communicator.receive_from(timeout=WAIT)
+    # Channels closes old database connections before every message a consumer handles: a
+    # hop to the thread every socket and run shares, queued behind their queries.
+    assert hops == []
+    await communicator.disconnect()
