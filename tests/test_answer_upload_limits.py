@@ -13,6 +13,7 @@ from elicitation import uploads
 from elicitation.contract import size_text
 from playground.http_handler import get_asgi_application
 from playground.upload_limits import TOO_LARGE, limit_answer_uploads
+from tests.asgi_helpers import http_scope
 from tests.runtime_helpers import pending, send, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,19 +35,7 @@ def scope(part_id: int, length: int | None) -> dict:
     headers = [(b"content-type", b"multipart/form-data; boundary=b"), (b"hx-request", b"true")]
     if length is not None:
         headers.append((b"content-length", str(length).encode()))
-    return {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": f"/parts/{part_id}/settle",
-        "root_path": "",
-        "query_string": b"",
-        "headers": headers,
-        "server": ("testserver", 80),
-        "client": ("127.0.0.1", 50000),
-    }
+    return http_scope("POST", f"/parts/{part_id}/settle", headers)
 
 
 async def _exchange(scope: dict, blocks: int, *, last: bool) -> dict:

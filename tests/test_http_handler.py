@@ -8,30 +8,15 @@ from asgiref.sync import async_to_sync
 from asgiref.testing import ApplicationCommunicator
 
 from playground.http_handler import get_asgi_application
+from tests.asgi_helpers import http_scope
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 APPLICATION = get_asgi_application()
 
 
-def scope(path: str) -> dict:
-    return {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": path,
-        "root_path": "",
-        "query_string": b"",
-        "headers": [(b"host", b"testserver")],
-        "server": ("testserver", 80),
-        "client": ("127.0.0.1", 50000),
-    }
-
-
 async def get(path: str) -> tuple[int, bytes]:
-    app = ApplicationCommunicator(APPLICATION, scope(path))
+    app = ApplicationCommunicator(APPLICATION, http_scope("GET", path, [(b"host", b"testserver")]))
     await app.send_input({"type": "http.request", "body": b"", "more_body": False})
     start = await app.receive_output(timeout=30)
     body = b""
