@@ -36,7 +36,7 @@ def hops(monkeypatch) -> list[str]:
     call = sync.SyncToAsync.__call__
 
     def counted(self, *args, **kwargs):
-        made.append(getattr(self.func, "__qualname__", repr(self.func)))
+        made.append(getattr(self.func, "__qualname__", None) or type(self.func).__name__)
         return call(self, *args, **kwargs)
 
     monkeypatch.setattr(sync.SyncToAsync, "__call__", counted)
