@@ -77,9 +77,12 @@ class WireLog:
                 await asyncio.wrap_future(writing)
             except asyncio.CancelledError:
                 # The loop is closing under the log (a turn run outside a server, as management
-                # commands and tests run them): write the rest, in order, before it goes.
+                # commands and tests run them): write the rest, in order, before it goes. If no
+                # writer thread had started this batch, the cancellation cancelled its write
+                # too (the last message was lost under load): it goes with the rest.
                 wait([writing], timeout=30)
-                rest, self._queued = self._queued, []
+                rest = (batch if writing.cancelled() else []) + self._queued
+                self._queued = []
                 if rest:
                     wait([_WRITER.submit(self._store_logged, rest)], timeout=30)
                 raise

@@ -3,9 +3,12 @@ as new ones are logged, another conversation's untouched; staff read it in the a
 removed as in the Wire panel, and can change nothing there."""
 
 import asyncio
+import concurrent.futures
+import threading
 
 import pytest
 
+from playground import wire
 from playground.models import Conversation, WireMessage
 from playground.wire import WireLog
 from tests.admin_support import make_staff
@@ -68,3 +71,28 @@ async def test_the_admin_shows_the_wire_with_secrets_removed_and_changes_nothing
     assert stored_as in page
     assert "wire-admin-secret" not in listing + page
     assert changed == 403 and added == 403
+
+
+def test_a_message_logged_as_the_loop_closes_is_written_while_the_writers_are_busy(alice):
+    """A turn run outside a server (a management command, a test) ends its event loop when it
+    ends, cancelling the log's writing; the last message once went with it when no writer
+    thread had started its batch yet (test_agui_wire failed under load)."""
+    conversation = start(alice, "schema-tester")
+    busy, release = threading.Event(), threading.Event()
+
+    def occupy() -> None:
+        busy.set()
+        release.wait(30)
+
+    blockers = [wire._WRITER.submit(occupy) for _ in range(wire._WRITER._max_workers)]
+    busy.wait(5)
+
+    async def run_that_ends() -> None:
+        log = WireLog(conversation.pk, "MCP: Test")
+        log.event("The last message")
+        await asyncio.sleep(0)  # its writing starts, and waits for a writer thread
+        threading.Timer(0.2, release.set).start()  # the writers free up as the loop closes
+
+    asyncio.run(run_that_ends())
+    concurrent.futures.wait(blockers, timeout=30)
+    assert bodies(conversation) == ["The last message"]
