@@ -1,7 +1,9 @@
 """llm_overhead: what the playground adds to each request of an LLM agent's model.
 
-The model is a local server speaking the OpenAI-compatible protocol (tests/fake_openai.py, in
-this process) that answers each request in a fixed time (`MODEL_SECONDS`), streamed. Each
+The model is a local server speaking the OpenAI-compatible protocol (tests/fake_openai.py) that
+answers each request in a fixed time (`MODEL_SECONDS`), streamed, over kept-alive HTTP/1.1
+connections, in a process of its own, as a real model server is (in the bench's process, the
+bench reading the pushes delayed the requests' arrival by milliseconds). Each
 measured turn is the common one: the person sends a message, the model asks with
 `request_input`, the person answers, the model replies with text. On the server's side a turn
 is two model requests; around them, the playground's own work:
@@ -22,9 +24,11 @@ pushes a bare fragment: POST to arrival at the tab). Target: send → first requ
 """
 
 import asyncio
+import multiprocessing
 import os
 import re
 import statistics
+import threading
 import time
 
 from bench.client import PENDING_PART, Person
@@ -39,7 +43,34 @@ REPLY = "Painted it."
 BARE = re.compile(r'data-bench-sent="([\d.]+)"')
 FINAL = re.compile(r'data-state="final">[\s\S]*' + re.escape(REPLY))
 
-fake = FakeOpenAI(ASKS, text(REPLY), delay=MODEL_SECONDS, repeat=True)
+
+class ModelProcess:
+    """The model server, run in a child process; `timings` is its list, shared."""
+
+    def __init__(self):
+        context = multiprocessing.get_context("spawn")
+        self.manager = context.Manager()
+        self.timings = self.manager.list()
+        addresses = context.Queue()
+        self.process = context.Process(
+            target=_serve_model, args=(self.timings, addresses), daemon=True
+        )
+        self.process.start()
+        self.base_url = addresses.get(timeout=60)
+
+    def close(self) -> None:
+        self.process.terminate()
+        self.manager.shutdown()
+
+
+def _serve_model(timings, addresses) -> None:
+    fake = FakeOpenAI(ASKS, text(REPLY), delay=MODEL_SECONDS, repeat=True, keep_alive=True)
+    fake.timings = timings
+    addresses.put(fake.base_url)
+    threading.Event().wait()  # until the bench ends this process
+
+
+fake: ModelProcess | None = None  # started in __main__: a spawned child imports this module
 
 
 async def measure(stack, turns: int) -> dict:
@@ -126,6 +157,7 @@ def run(stack, quick: bool, **options) -> dict:
 
 
 if __name__ == "__main__":
+    fake = ModelProcess()
     # The stack's processes read the model's address from the environment.
     os.environ |= {"LLM_BASE_URL": fake.base_url, "LLM_MODELS": MODEL}
     try:

@@ -10,6 +10,7 @@ recorded too: the next turn of the conversation starts from it.
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from pydantic import TypeAdapter
 from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults, ToolDenied
 from pydantic_ai.exceptions import (
     ModelAPIError,
@@ -35,6 +36,7 @@ from playground.runtime import ExplainedFault, Suspended, TurnContext
 from playground.steps import Outcome
 
 HISTORY_STEP = "message history after the turn"
+DEFERRED = TypeAdapter(DeferredToolRequests)
 
 
 class ProviderError(ExplainedFault):
@@ -75,27 +77,43 @@ async def run_llm_turn(
     )
     prompt, answers, messages = ctx.message, None, history
     while True:
-        try:
-            # One tool at a time: the turn's calls are numbered, and a replay must agree.
-            with ToolManager.parallel_execution_mode("sequential"):
-                result = await agent.run(
-                    prompt, message_history=messages, deferred_tool_results=answers, deps=ctx
-                )
-        except (ModelAPIError, UnexpectedModelBehavior) as error:
-            fault = ProviderError(explain(error, provider_label))
-            if provider_address:
-                fault.add_note(f"Provider address: {provider_address}")
-            raise fault from error
-        messages = result.all_messages()
-        if not isinstance(result.output, DeferredToolRequests):
+        start, point = ctx.call_index, ctx.resume_point()
+        if point is not None:  # a replay: this run asked, and what it came to was kept
+            messages = messages + ModelMessagesTypeAdapter.validate_python(point["messages"])
+            output = DEFERRED.validate_python(point["asked"])
+        else:
+            try:
+                # One tool at a time: the turn's calls are numbered, and a replay must agree.
+                with ToolManager.parallel_execution_mode("sequential"):
+                    result = await agent.run(
+                        prompt, message_history=messages, deferred_tool_results=answers, deps=ctx
+                    )
+            except (ModelAPIError, UnexpectedModelBehavior) as error:
+                fault = ProviderError(explain(error, provider_label))
+                if provider_address:
+                    fault.add_note(f"Provider address: {provider_address}")
+                raise fault from error
+            output, before, messages = result.output, messages, result.all_messages()
+        if not isinstance(output, DeferredToolRequests):
             break
+        asks_at = ctx.call_index
         try:
-            prompt, answers = None, await ask_the_person(ctx, result.output)
+            prompt, answers = None, await ask_the_person(ctx, output)
         except Suspended:
-            # The question is shown: the usage so far is kept while it waits.
-            await _record_usage(ctx.turn, messages[len(history) :])
+            # The question is shown: the usage so far is kept while it waits, and where the
+            # run that asked ended, so the answer's replay picks up there (not rebuilding it
+            # from its records: a replay's time grows with each question otherwise).
+            kept = {}
+            added = [] if point else messages[len(before) :]
+            if added and without_images(added) == added:  # (image bytes are never kept)
+                asked = {
+                    "messages": dump_messages(added),
+                    "asked": DEFERRED.dump_python(output, mode="json"),
+                }
+                kept["resume_points"] = ctx.resume_points_with(start, asks_at, asked)
+            await _save_turn(ctx.turn, messages[len(history) :], **kept)
             raise
-    await _record_usage(ctx.turn, messages[len(history) :])
+    await _save_turn(ctx.turn, messages[len(history) :])
     # Kept for the next turn without the images answers carried (bytes never enter a step).
     await ctx.step(
         HISTORY_STEP,
@@ -204,13 +222,16 @@ def _count_messages(messages: list) -> Outcome:
     return Outcome(f"{len(messages)} messages")
 
 
-async def _record_usage(turn: Turn, messages: list[ModelMessage]) -> None:
-    """Keep the turn's token usage, unless it is what the turn has (a replay's first run)."""
+async def _save_turn(turn: Turn, messages: list[ModelMessage], **fields) -> None:
+    """Keep the turn's token usage and `fields`, writing only what changed (a replay's first
+    run came to what the turn has)."""
     responses = [message for message in messages if isinstance(message, ModelResponse)]
-    usage = {
+    fields |= {
         "input_tokens": sum(response.usage.input_tokens for response in responses),
         "output_tokens": sum(response.usage.output_tokens for response in responses),
     }
-    if usage != {"input_tokens": turn.input_tokens, "output_tokens": turn.output_tokens}:
-        await Turn.objects.filter(pk=turn.pk).aupdate(**usage)
-        turn.input_tokens, turn.output_tokens = usage["input_tokens"], usage["output_tokens"]
+    changed = {name: value for name, value in fields.items() if getattr(turn, name) != value}
+    if changed:
+        await Turn.objects.filter(pk=turn.pk).aupdate(**changed)
+        for name, value in changed.items():
+            setattr(turn, name, value)

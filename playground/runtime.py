@@ -180,6 +180,22 @@ class TurnContext:
         own while it ran (questions, notes), a replay skips past them to number the same."""
         self._calls = max(self._calls, index)
 
+    def resume_point(self) -> Any | None:
+        """Return what a run of this turn kept at the next call (`keep_resume_point`), and
+        continue numbering calls past those it stands for; None if nothing was kept there."""
+        point = self.turn.resume_points.get(str(self._calls))
+        if point is None:
+            return None
+        self.skip_to(point["next_call"])
+        return point["value"]
+
+    def resume_points_with(self, start: int, end: int, value: Any) -> dict:
+        """Return the turn's resume points with `value` (JSON data) kept for a replay to take
+        at call `start` instead of making the calls from `start` to `end` again: what they came
+        to (a model's run up to its question), which a replay would otherwise rebuild from
+        their records. All must be recorded; the caller saves them as `Turn.resume_points`."""
+        return {**self.turn.resume_points, str(start): {"next_call": end, "value": value}}
+
     def recorded_parts(self, intent: str) -> list[Part]:
         """Return the questions with `intent` an earlier run of this turn asked at or after the
         next call, in order (read with the turn's records: no query). A source that holds a

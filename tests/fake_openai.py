@@ -6,8 +6,11 @@ HTTP error (`failure(429)`), or raw bytes of a broken stream (`garbage(...)`); `
 streams the first word and then waits until the test calls `release()`.
 
 For bench/llm_overhead.py: `delay` is how long the model "thinks" before it answers,
-`repeat=True` plays the script again from its start after its last reply, and `timings`
-holds when each request arrived and when its answer was sent in full (time.time()).
+`repeat=True` plays the script again from its start after its last reply, `timings` holds
+when each request arrived and when its answer was sent in full (time.time()), and
+`keep_alive=True` speaks HTTP/1.1 with chunked replies, so a client keeps its connection as
+it does with a real server (the default closes each one, which the tests that cut a stream
+short rely on).
 """
 
 import json
@@ -61,9 +64,11 @@ USAGE = {"prompt_tokens": 12, "completion_tokens": 5, "total_tokens": 17}
 
 
 class FakeOpenAI:
-    def __init__(self, *replies: Reply, delay: float = 0.0, repeat: bool = False):
+    def __init__(
+        self, *replies: Reply, delay: float = 0.0, repeat: bool = False, keep_alive: bool = False
+    ):
         self.replies = list(replies)
-        self.delay, self.repeat = delay, repeat
+        self.delay, self.repeat, self.keep_alive = delay, repeat, keep_alive
         self.requests: list[dict] = []
         self.timings: list[tuple[float, float]] = []
         self.released = threading.Event()
@@ -89,6 +94,8 @@ class FakeOpenAI:
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1" if fake.keep_alive else "HTTP/1.0"
+
             def log_message(self, *args) -> None:
                 pass
 
@@ -115,16 +122,32 @@ class FakeOpenAI:
             handler.send_response(reply.status)
             handler.send_header("Content-Type", "application/json")
             handler.send_header("retry-after-ms", "10")
+            body = json.dumps(error).encode()
+            handler.send_header("Content-Length", str(len(body)))
             handler.end_headers()
-            handler.wfile.write(json.dumps(error).encode())
+            handler.wfile.write(body)
             return
         handler.send_response(200)
         handler.send_header("Content-Type", "text/event-stream")
+        if self.keep_alive:
+            handler.send_header("Transfer-Encoding", "chunked")
         handler.end_headers()
-        if reply.raw:
-            handler.wfile.write(reply.raw)
-            return
         send = handler.wfile.write
+        if self.keep_alive:
+
+            def send(data: bytes) -> None:
+                handler.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+
+        try:
+            self._stream(handler, reply, send)
+        finally:
+            if self.keep_alive:
+                handler.wfile.write(b"0\r\n\r\n")
+
+    def _stream(self, handler: BaseHTTPRequestHandler, reply: Reply, send) -> None:
+        if reply.raw:
+            send(reply.raw)
+            return
         send(_chunk({"role": "assistant", "content": ""}))
         for index, word in enumerate(reply.text.split(" ") if reply.text else []):
             send(_chunk({"content": word if index == 0 else f" {word}"}))

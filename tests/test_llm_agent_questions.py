@@ -1,5 +1,6 @@
 """An LLM agent's model asks through `request_input`; the answers come back as tool results."""
 
+import pydantic_ai
 import pytest
 
 from elicitation import contract
@@ -108,6 +109,37 @@ def test_two_questions_in_one_turn_are_asked_one_after_the_other(client, alice):
     answer(client, pending(conversation), size="3")
     assert said(conversation) == ["Got {'colour': 'red'} and {'size': 3}."]
     assert len(REQUESTS) == 2
+
+
+def test_an_answers_replay_picks_up_where_the_model_asked(client, alice, monkeypatch):
+    """Where each run of the model that asked ended is kept with the turn: an answer's replay
+    runs the model once, to its next request, not again through every earlier question (the
+    replay's time grew with each question the turn asked)."""
+    size = {"type": "object", "properties": {"size": {"type": "integer"}}, "required": ["size"]}
+    scripted(
+        [call("request_input", message="Which colour?", requestedSchema=COLOUR)],
+        [call("request_input", message="Which size?", requestedSchema=size)],
+        lambda messages: "Got {} and {}.".format(
+            *[result["content"] for result in tool_results(messages)]
+        ),
+    )
+    runs = []
+    run = pydantic_ai.Agent.run
+
+    async def counted(self, *args, **options):
+        runs.append(options.get("deferred_tool_results"))
+        return await run(self, *args, **options)
+
+    monkeypatch.setattr(pydantic_ai.Agent, "run", counted)
+    conversation = start(alice, "test-llm")
+    send(client, conversation, "paint it")
+    answer(client, pending(conversation), colour="red")
+    runs.clear()
+    answer(client, pending(conversation), size="3")
+
+    assert said(conversation) == ["Got {'colour': 'red'} and {'size': 3}."]
+    assert [list(answers.calls) for answers in runs] == [["call-2-0"]]  # the last run only
+    assert len(REQUESTS) == 3
 
 
 def test_the_history_carries_across_turns(client, alice):
