@@ -50,7 +50,10 @@ def test_the_reply_streams_in_and_stop_ends_it(page, live_server, fake, tmp_path
     assert serious_findings(page, "streaming") == []
 
     stop.click()
-    page.wait_for_selector("text=You stopped this reply.")
+    # The notice itself, exactly: "text=" also matches the model step's outcome ("Stopped:
+    # you stopped this reply.", folded away above the notice), and when that step's push came
+    # first, the wait settled on it and waited for the hidden line to show (failed under load).
+    page.get_by_text("You stopped this reply.", exact=True).wait_for()
     page.wait_for_selector("#status[data-state='idle-0']", state="attached")
     assert page.get_by_role("button", name="Stop").count() == 0
     page.reload()
