@@ -95,6 +95,9 @@ class FakeOpenAI:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1" if fake.keep_alive else "HTTP/1.0"
+            # A stream's last small writes go out at once, as from a real server (with Nagle's
+            # algorithm, a kept connection's last chunk waited ~40 ms for the client's ACK).
+            disable_nagle_algorithm = fake.keep_alive
 
             def log_message(self, *args) -> None:
                 pass
