@@ -72,7 +72,7 @@ class Batch:
     told: list[Notice] = field(default_factory=list)  # what the email or browser covers
 
 
-def claim_due(now: datetime, limit: int = 20) -> tuple[list[Batch], datetime | None]:
+def claim_due(now: datetime, limit: int) -> tuple[list[Batch], datetime | None]:
     """Lease the due notices of up to `limit` people, committed before anything is sent;
     return them, and when to look again.
 
@@ -191,7 +191,7 @@ def _settings_of(user_ids: list[int]) -> "defaultdict[int, NotifySettings]":
 
 
 def record(
-    batch: Batch, now: datetime, prefs: NotifySettings, error: str = "", browser_sent=False
+    batch: Batch, now: datetime, prefs: NotifySettings, error: str = "", browser_sent: bool = False
 ) -> bool:
     """Write down what the batch sent (or that its email failed), if the lease is still its
     own; return whether it was."""
