@@ -197,10 +197,10 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-# Sessions are read from that cache, kept in the database too: every request read its session
-# with a query. The cache is the one every web process shares (Redis) or the one process's own,
-# so a logout ends the session everywhere at once.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    # The one process reads sessions from its memory (kept in the database too), not with a
+    # query per request; a logout ends one there at once. With Redis they stay in the database
+    # alone: a Redis outage must not fail every request (tests/test_scaleout_faults.py).
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # The HTTP API (README, "Ask from any agent"): calls per minute per token, and whether webhooks
 # may call private and loopback addresses (refused by default; tests use a local receiver).
