@@ -181,7 +181,7 @@ class TurnContext:
         self._calls = max(self._calls, index)
 
     def resume_point(self) -> Any | None:
-        """Return what a run of this turn kept at the next call (`keep_resume_point`), and
+        """Return what a run of this turn kept at the next call (`resume_points_with`), and
         continue numbering calls past those it stands for; None if nothing was kept there."""
         point = self.turn.resume_points.get(str(self._calls))
         if point is None:
