@@ -104,7 +104,7 @@ async def run_llm_turn(
             # run that asked ended, so the answer's replay picks up there (not rebuilding it
             # from its records: a replay's time grows with each question otherwise).
             kept = {}
-            added = [] if point else messages[len(before) :]
+            added = [] if point is not None else messages[len(before) :]
             if added and without_images(added) == added:  # (image bytes are never kept)
                 asked = {
                     "messages": dump_messages(added),

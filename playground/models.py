@@ -91,7 +91,7 @@ class Turn(models.Model):
     # A model's reply so far while it streams, so a reload or a reconnect shows it.
     partial_text = models.TextField(blank=True)
     # Where a replay may pick up instead of repeating calls whose records it would only read
-    # again (`TurnContext.keep_resume_point`), by the call index it picks up at.
+    # again (`TurnContext.resume_points_with`), by the call index it picks up at.
     resume_points = models.JSONField(default=dict, blank=True)
     # Tokens the turn's model requests used (LLM agents).
     input_tokens = models.PositiveIntegerField(default=0)
