@@ -56,15 +56,17 @@ async def run_agui_turn(
             state=state,
             resume=resume,
         )
+        live = LiveText(ctx.turn)
         run = await ctx.step(
             f"AG-UI run {run_id}",
             _run,
             declared,
             credential,
             body,
-            ctx,
+            live,
             arguments={"agent": declared.url, "messages": len(messages)},
             describe=_describe_run,
+            finish=live.cleared,  # the text becomes a message next
         )
         for step in run["steps"]:
             await ctx.show_step(
@@ -111,16 +113,15 @@ async def _person_credential(ctx: TurnContext, declared: agents_file.AguiAgentCo
     return partial(ctx.connection, reference)
 
 
-async def _run(declared, credential, body: dict, ctx: TurnContext) -> dict:
+async def _run(declared, credential, body: dict, live: LiveText) -> dict:
     """POST one run (the person's credential opened now, never recorded); show its text live
     and log it on the conversation's wire."""
     if credential is not None:
         opened = await credential()
         declared = agents_file.replace_headers(declared, opened.headers())
-    live = LiveText(ctx.turn)
     # "Thinking…" is stored and shown while the run goes out, not before.
     thinking = asyncio.ensure_future(live.show(""))
-    wire = wire_of(ctx.conversation.pk, declared)
+    wire = wire_of(live.turn.conversation_id, declared)
     running = asyncio.ensure_future(run_once(declared, body, on_text=live.update, wire=wire))
     try:
         await thinking  # a turn the person stopped stops here
@@ -129,7 +130,6 @@ async def _run(declared, credential, body: dict, ctx: TurnContext) -> dict:
             await live.update(live.text)
     finally:
         running.cancel()  # after a Stop: the agent sees its stream closed
-    await live.show("", thinking=False)  # the text becomes a message next
     return {"input": body, **running.result()}
 
 

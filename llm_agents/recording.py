@@ -56,6 +56,7 @@ class RecordedModel(WrapperModel):
             model_request_parameters,
             arguments=dict(model_settings or {}),
             describe=describe_response,
+            finish=self.live.cleared,  # the reply becomes a message next
         )
         if isinstance(recorded, dict):
             raise RecordedFailure(recorded["failed"])
@@ -70,7 +71,6 @@ class RecordedModel(WrapperModel):
         try:
             return await self._stream_reply(messages, model_settings, model_request_parameters)
         except (ModelAPIError, UnexpectedModelBehavior) as error:
-            await self.live.show("", thinking=False)
             return {"failed": self.explain_failure(error)}
 
     async def _stream_reply(self, messages, model_settings, model_request_parameters) -> list:
@@ -84,7 +84,6 @@ class RecordedModel(WrapperModel):
                 response = await self._follow(stream)
         finally:
             await thinking  # after a failed request too: a Stop is what the person sees
-        await self.live.show("", thinking=False)  # the reply becomes a message next
         return dump_messages([response])
 
     async def _follow(self, stream) -> ModelResponse:

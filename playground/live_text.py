@@ -45,12 +45,22 @@ class LiveText:
 
     async def show(self, text: str, *, thinking: bool = True) -> None:
         """Store and push `text` now; raise TurnStopped if the turn is no longer this run's."""
-        self.text, self.shown_at = text, time.monotonic()
-        shown = (text, thinking)
-        html = await sync_to_async(_store)(self.turn, text, thinking, shown != self.pushed)
-        self.pushed = shown
+        html = await sync_to_async(self._store)(text, thinking)
         if html is not None:
             await push_html(self.turn.conversation_id, html)
+
+    def cleared(self) -> str | None:
+        """Store that no reply is streaming (it becomes a message next) and return the
+        fragment that clears the tabs' (None: they show none), off the event loop: a step's
+        `finish`; raise TurnStopped if the turn is no longer this run's."""
+        return self._store("", thinking=False)
+
+    def _store(self, text: str, thinking: bool) -> str | None:
+        self.text, self.shown_at = text, time.monotonic()
+        shown = (text, thinking)
+        html = _store(self.turn, text, thinking, shown != self.pushed)
+        self.pushed = shown
+        return html
 
 
 def _store(turn: Turn, text: str, thinking: bool, render: bool) -> str | None:

@@ -11,6 +11,7 @@ import hashlib
 import inspect
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -243,6 +244,7 @@ class TurnContext:
         arguments: dict | str | None = None,
         describe: steps.Describe | None = None,
         shown: bool = True,
+        finish: Callable[[], str | None] | None = None,
     ) -> Any:
         """Run a side-effecting step once per turn and record its JSON result for replays.
 
@@ -250,6 +252,11 @@ class TurnContext:
         plain-data ones of `args`, by parameter name), the duration and the outcome (`describe`
         turns the result into a `steps.Outcome`; default: the result in short). `shown=False`
         records bookkeeping without showing it.
+
+        `finish` runs in the hop that records the step's result, before it (a streamed reply
+        cleared: one hop, not two, between the model's last byte and what comes next). What it
+        returns is pushed with the step; a `Suspended` it raises interrupts the step as if the
+        step had raised it.
         """
         index = self._next_call()
         if index in self._recorded.steps:
@@ -283,7 +290,7 @@ class TurnContext:
         status = Step.Status.ERROR if outcome.failed else Step.Status.DONE
         text = steps.describe_value(outcome.text)
         record.raw = steps.raw_text(outcome.raw)
-        recorded = await self._end_step(record, status, text, result=result)
+        recorded = await self._end_step(record, status, text, result=result, finish=finish)
         return result if recorded else (await Step.objects.aget(pk=record.pk)).result
 
     async def show_step(
@@ -312,13 +319,17 @@ class TurnContext:
         )
         await self._show_step(await sync_to_async(_save_shown_step)(record))
 
-    async def _end_step(self, record: Step, status: str, outcome: str, result: Any = None) -> bool:
+    async def _end_step(
+        self, record: Step, status: str, outcome: str, result: Any = None, finish=None
+    ) -> bool:
         """Record how the step went and show it; return False if another run of this turn
         recorded it first (its record is the truth)."""
         record.status, record.outcome, record.result = status, outcome, result
         record.finished_at = timezone.now()
-        written, html = await sync_to_async(_finish_step)(record)
+        written, html, suspended = await sync_to_async(_finish_step)(record, finish)
         await self._show_step(html)
+        if suspended is not None:
+            raise suspended
         return written
 
     async def _show_step(self, html: str | None) -> None:
@@ -625,9 +636,18 @@ def _save_shown_step(record: Step) -> str | None:
     return fragments.render_step(record)
 
 
-def _finish_step(record: Step) -> tuple[bool, str | None]:
-    """Write how a step went unless another run of the turn recorded it first; return whether
-    it was written, and the step's fragment to show (one hop off the event loop for both)."""
+def _finish_step(record: Step, finish=None) -> tuple[bool, str | None, Suspended | None]:
+    """Write how a step went unless another run of the turn recorded it first, after the
+    step's `finish`; return whether it was written, the fragments to show, and the Suspended
+    `finish` raised (one hop off the event loop for all)."""
+    finished, suspended = None, None
+    if finish is not None:
+        try:
+            finished = finish()
+        except Suspended as error:
+            suspended = error
+            record.status, record.outcome = Step.Status.INTERRUPTED, error.step_outcome
+            record.result, record.raw = None, ""
     unrecorded = Step.objects.filter(pk=record.pk).exclude(status__in=Step.RECORDED)
     written = unrecorded.update(
         status=record.status,
@@ -637,7 +657,7 @@ def _finish_step(record: Step) -> tuple[bool, str | None]:
         finished_at=record.finished_at,
     )
     html = fragments.render_step(record) if written and record.shown else None
-    return bool(written), html
+    return bool(written), "".join(filter(None, [finished, html])) or None, suspended
 
 
 def _describe(describe: steps.Describe | None, result: Any) -> steps.Outcome:

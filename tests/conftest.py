@@ -1,6 +1,7 @@
 import io
 
 import pytest
+from asgiref import sync
 from django.contrib.auth.models import User
 
 from mcp_bridge.connection import forget_learned_protocols
@@ -19,6 +20,20 @@ def fast_password_hashing(settings) -> None:
 def configured_mcp_protocols() -> None:
     """Each test starts from the servers file's protocols, not what an earlier test learned."""
     forget_learned_protocols()
+
+
+@pytest.fixture
+def hops(monkeypatch) -> list[str]:
+    """Record every hop from the event loop to a thread (asgiref's sync_to_async calls)."""
+    made: list[str] = []
+    call = sync.SyncToAsync.__call__
+
+    def counted(self, *args, **kwargs):
+        made.append(getattr(self.func, "__qualname__", None) or type(self.func).__name__)
+        return call(self, *args, **kwargs)
+
+    monkeypatch.setattr(sync.SyncToAsync, "__call__", counted)
+    return made
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ runs its middleware in one hop to its thread, static files and the probes are se
 thread at all, and both still reach the person as before."""
 
 import pytest
-from asgiref import sync
 from asgiref.sync import async_to_sync
 from asgiref.testing import ApplicationCommunicator
 
@@ -27,20 +26,6 @@ async def get(path: str) -> tuple[int, bytes]:
             break
     await app.wait(timeout=30)
     return start["status"], body
-
-
-@pytest.fixture
-def hops(monkeypatch) -> list[str]:
-    """Record every hop from the event loop to a thread (asgiref's sync_to_async calls)."""
-    made: list[str] = []
-    call = sync.SyncToAsync.__call__
-
-    def counted(self, *args, **kwargs):
-        made.append(getattr(self.func, "__qualname__", None) or type(self.func).__name__)
-        return call(self, *args, **kwargs)
-
-    monkeypatch.setattr(sync.SyncToAsync, "__call__", counted)
-    return made
 
 
 async def test_a_page_of_a_sync_view_takes_a_handful_of_hops_not_one_per_middleware(hops):

@@ -5,17 +5,21 @@ burst with them show with them, and a reply that arrives whole goes straight to 
 import asyncio
 
 import pytest
-from pydantic_ai.models.function import AgentInfo, FunctionModel
+from asgiref.sync import sync_to_async
+from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
 
+from elicitation.models import Part
 from llm_agents.turns import run_llm_turn
 from playground.agents import agent
-from playground.models import Turn
+from playground.live_text import TurnStopped
+from playground.models import Step, Turn
 from tests.llm_support import logged_in  # noqa: F401
 from tests.runtime_helpers import open_tab, said, send, start
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]
 
 SEEN: list[str] = []
+STOP: list = []  # the person's Stop, posted by the model below
 
 
 async def _fast_stream(messages, info: AgentInfo):
@@ -29,6 +33,12 @@ async def _fast_stream(messages, info: AgentInfo):
 async def _whole_stream(messages, info: AgentInfo):
     for word in ["Hello", " there", "."]:
         yield word
+
+
+async def _asks_as_stopped(messages, info: AgentInfo):
+    yield {0: DeltaToolCall(name="request_input", json_args='{"message": "Which colour?", ')}
+    await sync_to_async(STOP[0])()  # the Stop lands as the model's last bytes come in
+    yield {0: DeltaToolCall(json_args='"requestedSchema": {"type": "object", "properties": {}}}')}
 
 
 async def _shown(text: str) -> str:
@@ -52,6 +62,12 @@ async def whole_llm(ctx, message: str) -> None:
     await run_llm_turn(ctx, model, provider_label='The model provider "whole"')
 
 
+@agent("test-llm-stopped", name="Model stopped at its end", listed=False)
+async def stopped_llm(ctx, message: str) -> None:
+    model = FunctionModel(stream_function=_asks_as_stopped)
+    await run_llm_turn(ctx, model, provider_label='The model provider "stopped"')
+
+
 def test_the_first_words_show_before_the_reply_ends(client, alice):
     SEEN.clear()
     conversation = start(alice, "test-llm-fast")
@@ -66,9 +82,39 @@ def test_a_reply_that_arrives_whole_goes_straight_to_its_message(client, alice):
     send(client, conversation, "hi")
     assert said(conversation) == ["Hello there."]
     turn = Turn.objects.get().pk
-    live = [html for html in tab() if html.lstrip().startswith(f'<div id="turn-{turn}-live"')]
+    # The live text's own div (cleared, it comes with the model step's fragment, in one push).
+    live = [
+        html.split("</div>")[0]
+        for html in tab()
+        if html.lstrip().startswith(f'<div id="turn-{turn}-live"')
+    ]
     # "Thinking…", then hidden as the message comes: never the words one by one.
     assert [("Thinking" in html, "Hello" in html, " hidden" in html) for html in live] == [
         (True, False, False),
         (False, False, True),
     ]
+
+
+def test_the_model_steps_end_clears_the_live_text_in_the_same_hop(client, alice, hops):
+    conversation = start(alice, "test-llm-whole")
+    send(client, conversation, "hi")
+    assert said(conversation) == ["Hello there."]
+    # From the model step's start to the reply's message: "Thinking…" stored as the request
+    # goes out, then one hop for the step's end with the live text cleared in it (these were
+    # a hop each, one after the other, between the model's last byte and the reply).
+    thinking = next(i for i, hop in enumerate(hops) if hop.endswith("_store"))
+    message = hops.index("_save_and_render_message")
+    assert hops[thinking - 1] == "_start_step", hops
+    assert hops[thinking + 1 : message] == ["_finish_step"], hops
+
+
+def test_a_stop_as_the_models_stream_ends_asks_nothing(client, alice):
+    conversation = start(alice, "test-llm-stopped")
+    STOP[:] = [lambda: client.post(f"/c/{conversation.pk}/stop", HTTP_HX_REQUEST="true")]
+    send(client, conversation, "hi")
+    # No live check ran during the stream (no text, under a second): the step's end finds
+    # the turn stopped, and the run lets go before it carries out the model's call.
+    assert Turn.objects.get().status == Turn.Status.STOPPED
+    assert not Part.objects.filter(conversation=conversation).exists()
+    step = Step.objects.get(name__startswith="model request")
+    assert (step.status, step.outcome) == (Step.Status.INTERRUPTED, TurnStopped.step_outcome)
