@@ -58,12 +58,12 @@ class LiveText:
     def _store(self, text: str, thinking: bool) -> str | None:
         self.text, self.shown_at = text, time.monotonic()
         shown = (text, thinking)
-        html = _store(self.turn, text, thinking, shown != self.pushed)
+        html = _store_on_turn(self.turn, text, thinking, shown != self.pushed)
         self.pushed = shown
         return html
 
 
-def _store(turn: Turn, text: str, thinking: bool, render: bool) -> str | None:
+def _store_on_turn(turn: Turn, text: str, thinking: bool, render: bool) -> str | None:
     """Store the reply so far and return its fragment (None: only looking for a Stop, the tabs
     show this already), in one hop off the event loop; raise TurnStopped if the turn is no
     longer this run's."""

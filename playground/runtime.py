@@ -320,7 +320,12 @@ class TurnContext:
         await self._show_step(await sync_to_async(_save_shown_step)(record))
 
     async def _end_step(
-        self, record: Step, status: str, outcome: str, result: Any = None, finish=None
+        self,
+        record: Step,
+        status: str,
+        outcome: str,
+        result: Any = None,
+        finish: Callable[[], str | None] | None = None,
     ) -> bool:
         """Record how the step went and show it; return False if another run of this turn
         recorded it first (its record is the truth)."""
@@ -636,7 +641,9 @@ def _save_shown_step(record: Step) -> str | None:
     return fragments.render_step(record)
 
 
-def _finish_step(record: Step, finish=None) -> tuple[bool, str | None, Suspended | None]:
+def _finish_step(
+    record: Step, finish: Callable[[], str | None] | None = None
+) -> tuple[bool, str | None, Suspended | None]:
     """Write how a step went unless another run of the turn recorded it first, after the
     step's `finish`; return whether it was written, the fragments to show, and the Suspended
     `finish` raised (one hop off the event loop for all)."""
