@@ -9,7 +9,9 @@ from asgiref.sync import sync_to_async
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
 
 from elicitation.models import Part
+from llm_agents import recording
 from llm_agents.turns import run_llm_turn
+from playground import live_text, tasks
 from playground.agents import agent
 from playground.live_text import TurnStopped
 from playground.models import Step, Turn
@@ -68,6 +70,20 @@ async def stopped_llm(ctx, message: str) -> None:
     await run_llm_turn(ctx, model, provider_label='The model provider "stopped"')
 
 
+@pytest.fixture
+def unhurried(monkeypatch):
+    """No timer falls due within a turn, however busy the machine: the burst's wait for more
+    words, the live text's throttle and the "working" notice (on a loaded CI machine, 2 ms
+    between two words was once enough to show the first one alone)."""
+    for module, name in [
+        (recording, "BURST_SECONDS"),
+        (recording, "LIVE_TEXT_SECONDS"),
+        (live_text, "LIVE_TEXT_SECONDS"),
+        (tasks, "WORKING_NOTICE_SECONDS"),
+    ]:
+        monkeypatch.setattr(module, name, 60)
+
+
 def test_the_first_words_show_before_the_reply_ends(client, alice):
     SEEN.clear()
     conversation = start(alice, "test-llm-fast")
@@ -76,7 +92,7 @@ def test_the_first_words_show_before_the_reply_ends(client, alice):
     assert said(conversation) == ["Hello there."]
 
 
-def test_a_reply_that_arrives_whole_goes_straight_to_its_message(client, alice):
+def test_a_reply_that_arrives_whole_goes_straight_to_its_message(client, alice, unhurried):
     conversation = start(alice, "test-llm-whole")
     tab = open_tab(conversation.pk)
     send(client, conversation, "hi")
@@ -95,7 +111,7 @@ def test_a_reply_that_arrives_whole_goes_straight_to_its_message(client, alice):
     ]
 
 
-def test_the_model_steps_end_clears_the_live_text_in_the_same_hop(client, alice, hops):
+def test_the_model_steps_end_clears_the_live_text_in_the_same_hop(client, alice, hops, unhurried):
     conversation = start(alice, "test-llm-whole")
     send(client, conversation, "hi")
     assert said(conversation) == ["Hello there."]
