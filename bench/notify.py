@@ -3,7 +3,7 @@
 1. settle_throughput's measurement (answer cycles/s against bare POSTs/s) with nothing to send.
 2. 10,000 questions asked over 60 s for 1,000 people (10 each, in their own conversations),
    saved from this process like any source saves one (the Part's post_save owes its people a
-   notice), to a real SMTP server started here (aiosmtpd); the servers' senders mail them
+   notice), to a real SMTP server (aiosmtpd) in a process of its own; the servers' senders mail them
    after the grace period (NOTIFY_AFTER_SECONDS, 60), batched (NOTIFY_BATCH_SECONDS, 25: the
    default, leaving 5 s of the target's 30 to claim and send).
 3. As the first mail arrives, settle_throughput's measurement again, while the senders work.
@@ -17,17 +17,22 @@ question in exactly one mail, at most one mail per person per 25 s window of the
 """
 
 import asyncio
+import json
+import multiprocessing
 import os
 import re
 import statistics
+import tempfile
+import threading
 import time
 from collections import Counter
 from datetime import datetime
+from pathlib import Path
 
 from bench import settle_throughput
 from bench.runner import bench_main
 from bench.stack import wait_until
-from tests.smtp_support import Inbox, SmtpServer, text_of
+from tests.smtp_support import SmtpServer
 
 GRACE_SECONDS = 60
 BATCH_SECONDS = 25
@@ -35,17 +40,61 @@ LATE_TARGET_SECONDS = 30  # after the grace period
 LINK = re.compile(r"Answer it: \S+/q/(\d+)/")
 
 
-class StampedInbox(Inbox):
-    """The tests' SMTP inbox, noting when each mail arrived."""
+class MailSink:
+    """A real SMTP server (aiosmtpd) in a process of its own, as a mail relay is: in the
+    bench's, the load it makes while the senders work (settle_throughput's 50 clients) held
+    the server's loop back, and the mails' arrival with it. Each mail is written down as it
+    arrives (when, to whom, which questions it links), one JSON line each."""
 
     def __init__(self):
-        super().__init__()
-        self.arrived: list[float] = []
+        self.log = Path(tempfile.mkdtemp()) / "mails.jsonl"
+        self.log.touch()
+        self.read: list[dict] = []
+        self._offset = 0
+        context = multiprocessing.get_context("spawn")
+        ports = context.Queue()
+        self.process = context.Process(target=_serve_mail, args=(str(self.log), ports), daemon=True)
+        self.process.start()
+        self.port = ports.get(timeout=60)
+
+    def mails(self) -> list[dict]:
+        """Every mail received so far, in order of arrival."""
+        with self.log.open() as log:
+            log.seek(self._offset)
+            fresh = log.read()
+        whole = fresh[: fresh.rfind("\n") + 1]  # a line being written waits for the next read
+        self._offset += len(whole.encode())
+        self.read += [json.loads(line) for line in whole.splitlines()]
+        return self.read
+
+    def close(self) -> None:
+        self.process.terminate()
+
+
+class _StampingHandler:
+    def __init__(self, log):
+        self.log = log
 
     async def handle_DATA(self, server, session, envelope) -> str:
-        reply = await super().handle_DATA(server, session, envelope)
-        self.arrived.append(time.time())
-        return reply
+        import email
+        import email.policy
+
+        arrived = time.time()
+        mail = email.message_from_bytes(envelope.original_content, policy=email.policy.default)
+        text = mail.get_body(preferencelist=("plain",)).get_content()
+        line = {"at": arrived, "to": mail["To"], "questions": LINK.findall(text)}
+        self.log.write(json.dumps(line) + "\n")
+        self.log.flush()
+        return "250 Message accepted for delivery"
+
+
+def _serve_mail(log_path: str, ports) -> None:
+    server = SmtpServer()
+    with open(log_path, "a") as log:
+        server.inbox = _StampingHandler(log)
+        server.start()
+        ports.put(server.port)
+        threading.Event().wait()  # until the bench ends this process
 
 
 def _people(count: int) -> list:
@@ -87,31 +136,28 @@ def _ask(people: list, each: int, seconds: float) -> dict[int, datetime]:
     return asked
 
 
-def measure(stack, smtp: SmtpServer, people_count: int, each: int) -> dict:
+def measure(stack, smtp: MailSink, people_count: int, each: int) -> dict:
     total = people_count * each
     quiet = asyncio.run(settle_throughput.measure(stack, cycles_each=10))
     people = _people(people_count)
     asking_started = time.time()
     asked = _ask(people, each, 60)
     asking_s = time.time() - asking_started
-    wait_until(lambda: smtp.mails, 300, "no mail arrived")
+    wait_until(smtp.mails, 300, "no mail arrived")
     busy = asyncio.run(settle_throughput.measure(stack, cycles_each=10))
 
-    read, mailed = [], set()
-
     def every_question_mailed() -> bool:
-        for mail in smtp.mails[len(read) :]:  # only the new ones: thousands arrive
-            read.append(mail)
-            mailed.update(int(number) for number in LINK.findall(text_of(mail)))
+        mailed = {int(number) for mail in smtp.mails() for number in mail["questions"]}
         return mailed >= asked.keys()
 
     wait_until(every_question_mailed, 900, f"{total} questions were not all mailed")
+    mails = smtp.mails()
     mailed_at, per_person, times_mailed = {}, Counter(), Counter()
-    for index, mail in enumerate(smtp.mails):
-        per_person[mail["To"]] += 1
-        for number in LINK.findall(text_of(mail)):
+    for mail in mails:
+        per_person[mail["to"]] += 1
+        for number in mail["questions"]:
             times_mailed[int(number)] += 1
-            mailed_at.setdefault(int(number), smtp.inbox.arrived[index])
+            mailed_at.setdefault(int(number), mail["at"])
     late = [
         mailed_at[part] - asked[part].timestamp() - GRACE_SECONDS
         for part in asked
@@ -121,7 +167,7 @@ def measure(stack, smtp: SmtpServer, people_count: int, each: int) -> dict:
         "questions": total,
         "people": people_count,
         "asking_s": asking_s,
-        "mails": len(smtp.mails),
+        "mails": len(mails),
         "most_mails_per_person": max(per_person.values()),
         "questions_mailed_twice": sum(1 for count in times_mailed.values() if count > 1),
         "late_median_s": statistics.median(late),
@@ -142,9 +188,7 @@ def measure(stack, smtp: SmtpServer, people_count: int, each: int) -> dict:
 
 
 def main() -> None:
-    smtp = SmtpServer()
-    smtp.inbox = StampedInbox()
-    smtp.start()
+    smtp = MailSink()
     # The servers this run starts inherit these (bench.stack passes the environment on).
     os.environ.update(
         EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
@@ -160,7 +204,7 @@ def main() -> None:
     try:
         bench_main("notify", run)
     finally:
-        smtp.stop()
+        smtp.close()
 
 
 if __name__ == "__main__":

@@ -19,17 +19,23 @@ BATCH = 100
 def escalate_due() -> list[Part]:
     """Add the escalation's people and groups to every due pending part; return those parts."""
     now = timezone.now()
-    due = Part.objects.filter(escalate_at__lte=now, state=Part.State.PENDING).select_related(
-        "conversation__agent", "conversation__owner__time_zone", "settled_by"
-    )
+    # The partial index on escalate_at alone, whatever the planner's statistics say: joined to
+    # the people, or through the state's index, this query read every pending question.
+    due = Part.objects.filter(escalate_at__lte=now).order_by("escalate_at")
     escalated = []
-    for part in due.order_by("escalate_at")[:BATCH]:
+    for pk, escalate_at, state in due.values_list("pk", "escalate_at", "state")[:BATCH]:
+        if state != Part.State.PENDING:
+            # Answered before its time: never escalated, and out of the index.
+            Part.objects.filter(pk=pk, escalate_at=escalate_at).update(escalate_at=None)
+            continue
         with transaction.atomic():
-            claimed = Part.objects.filter(pk=part.pk, escalate_at=part.escalate_at).update(
-                escalate_at=None, escalated_at=now
-            )
+            claimed = Part.objects.filter(
+                pk=pk, escalate_at=escalate_at, state=Part.State.PENDING
+            ).update(escalate_at=None, escalated_at=now)
             if not claimed:
-                continue  # another sweep took it
+                continue  # another sweep took it, or it was answered just now
+            joined = Part.objects.select_related("conversation__agent", "conversation__owner")
+            part = joined.select_related("conversation__owner__time_zone").get(pk=pk)
             # Checked again: the owner may have left a group since the question was asked.
             audience = routing.resolve(part.conversation.owner, part.escalate_to)
             if isinstance(audience, str):
@@ -38,7 +44,6 @@ def escalate_due() -> list[Part]:
             part.assigned_users.add(*audience.users)
             part.assigned_groups.add(*audience.groups)
             part.ask = list(dict.fromkeys([*part.ask, *audience.names]))
-            part.escalate_at, part.escalated_at = None, now
             Part.objects.filter(pk=part.pk).update(ask=part.ask)
         escalated.append(part)
     if escalated:

@@ -1,11 +1,15 @@
-"""Statistics for SQLite's query planner (sqlite_stat1), refreshed by every web process.
+"""Statistics for SQLite's query planner (sqlite_stat1), kept in step with the tables' sizes by
+every web process.
 
 Without them SQLite guesses that an indexed equality (a part's state) picks out a handful of
 rows, and reads every pending question of everyone to find one person's: bench/inbox.py's
-count took 0.6 s at 100,000 questions, and a few ms with statistics. PostgreSQL's autovacuum
-keeps its own. A whole ANALYZE (0.4 s at 100,000 questions): with `analysis_limit` sampling,
-SQLite guessed a state held a thousand parts and kept reading them all. It runs at start-up
-and then every REFRESH_SECONDS.
+count took 0.6 s at 100,000 questions, and a few ms with statistics. Statistics that lag the
+data are worse still: taken as a new server started, they said the users' table held one row,
+and SQLite then read every user for each question a join went through (the escalation sweep
+took 16 s a query at 1,000 people and 10,000 questions, bench/notify.py). So a table is
+sampled again, in full (with `analysis_limit` sampling, SQLite guessed a state held a thousand
+parts and kept reading them all), once its size is GROWTH times off what its statistics say;
+every CHECK_SECONDS, a count of each table's rows tells. PostgreSQL's autovacuum does the same.
 """
 
 import asyncio
@@ -13,19 +17,42 @@ import asyncio
 from asgiref.sync import sync_to_async
 from django.db import connection
 
-REFRESH_SECONDS = 3600
+CHECK_SECONDS = 60
+GROWTH = 2
 
 
-def refresh() -> None:
-    """Sample the tables' indexes for SQLite's planner (nothing on other databases)."""
+def refresh() -> list[str]:
+    """Sample again the tables whose size moved GROWTH times from their statistics' (or that
+    have rows and none); return their names (nothing on other databases)."""
     if connection.vendor != "sqlite":
-        return
+        return []
     with connection.cursor() as cursor:
-        cursor.execute("ANALYZE")
+        tables = [t for t in connection.introspection.table_names(cursor) if t != "sqlite_stat1"]
+        known = {}
+        if "sqlite_stat1" in _sqlite_tables(cursor):
+            # A row a table's index, its stat starting with the rows sampled: all of the
+            # table's but in a partial index.
+            cursor.execute("SELECT tbl, stat FROM sqlite_stat1")
+            for table, stat in cursor.fetchall():
+                known[table] = max(known.get(table, 0), int(stat.split()[0]))
+        stale = []
+        for table in tables:
+            cursor.execute(f"SELECT count(*) FROM {connection.ops.quote_name(table)}")
+            rows, then = cursor.fetchone()[0], known.get(table, 0)
+            if rows > then * GROWTH or rows * GROWTH < then:
+                stale.append(table)
+        for table in stale:
+            cursor.execute(f"ANALYZE {connection.ops.quote_name(table)}")
+    return stale
+
+
+def _sqlite_tables(cursor) -> set[str]:
+    cursor.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    return {name for (name,) in cursor.fetchall()}
 
 
 async def keep_fresh() -> None:
-    """Refresh the statistics now and every REFRESH_SECONDS, until cancelled."""
+    """Look at the tables' sizes now and every CHECK_SECONDS, until cancelled."""
     while True:
         await sync_to_async(refresh)()
-        await asyncio.sleep(REFRESH_SECONDS)  # a timer, not a wait for a condition
+        await asyncio.sleep(CHECK_SECONDS)  # a timer, not a wait for a condition

@@ -386,8 +386,10 @@ def test_a_rounds_mails_share_a_connection_and_a_refused_one_holds_back_no_other
     assert sorted(mail["To"] for mail in smtp.mails) == [
         "p0@example.com", "p1@example.com", "p3@example.com", "p4@example.com"
     ]  # fmt: skip
-    # One connection for the round, and one more after the refusal closed it.
-    assert smtp.inbox.connections == 2
+    # The round's five mails in shares over SMTP_CONNECTIONS (4) at once: two, two and one
+    # (p2 shares with p3), and one more after the refusal closed p2's.
+    assert sender.SMTP_CONNECTIONS == 4
+    assert smtp.inbox.connections == 4
     refused = Notice.objects.get(part=parts["p2@example.com"])
     assert (refused.attempts, refused.status) == (1, "pending")
     assert "No such mailbox" in refused.last_error
