@@ -76,13 +76,11 @@ class _StampingHandler:
         self.log = log
 
     async def handle_DATA(self, server, session, envelope) -> str:
-        import email
-        import email.policy
-
-        arrived = time.time()
-        mail = email.message_from_bytes(envelope.original_content, policy=email.policy.default)
-        text = mail.get_body(preferencelist=("plain",)).get_content()
-        line = {"at": arrived, "to": mail["To"], "questions": LINK.findall(text)}
+        # No MIME parsing: a relay passes the bytes on, and on this 2-core machine the parse
+        # (2-3 ms a mail) took the CPU the servers under test were measured on. The links are
+        # ASCII in a 7-bit body: a mail encoded otherwise would show as never arriving.
+        text = envelope.original_content.decode("ascii", "replace")
+        line = {"at": time.time(), "to": envelope.rcpt_tos[0], "questions": LINK.findall(text)}
         self.log.write(json.dumps(line) + "\n")
         self.log.flush()
         return "250 Message accepted for delivery"

@@ -16,8 +16,10 @@ again as a reminder REMIND_AFTER after the question was asked, then at most once
 import logging
 import uuid
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -68,9 +70,14 @@ class Batch:
     user_id: int
     lease_token: str
     notices: list[Notice]
-    email: object = None  # the EmailMessage to send, if any
+    email: Callable | None = None  # composes the EmailMessage to send, if any, as it goes
     browser: dict | None = None  # the browser notification to show, if any
     told: list[Notice] = field(default_factory=list)  # what the email or browser covers
+    # What `plan` decided besides, written down for the whole round by `plan_all`:
+    prefs: NotifySettings = field(default_factory=NotifySettings)
+    answered: list[Notice] = field(default_factory=list)  # nothing more to say
+    quiet: tuple[datetime, list[Notice]] | None = None  # wait till their quiet hours end
+    seen: list[Notice] = field(default_factory=list)  # in view in a tab: a reminder later
 
 
 def claim_due(now: datetime, limit: int) -> tuple[list[Batch], datetime | None]:
@@ -119,19 +126,19 @@ def claim_due(now: datetime, limit: int) -> tuple[list[Batch], datetime | None]:
 def plan(batch: Batch, now: datetime, person, prefs: NotifySettings, tabs: set[int]) -> None:
     """Decide what the batch sends to `person` (None: gone), given their settings and the
     conversations they have open in `tabs`: drop answered questions and ones open in a tab,
-    wait out quiet hours, then fill in the email and the browser notification."""
-    answered = [n for n in batch.notices if n.part.state != Part.State.PENDING]
-    _finish(batch, answered)
+    wait out quiet hours, then fill in the email and the browser notification. Nothing is
+    written here (see `plan_all`)."""
+    batch.prefs = prefs
+    batch.answered = [n for n in batch.notices if n.part.state != Part.State.PENDING]
     waiting = [n for n in batch.notices if n.part.state == Part.State.PENDING]
     if person is None or not waiting:
         return
     quiet_end = _quiet_until(prefs, zone_of(person), now)
     if quiet_end is not None:
-        _release(batch, waiting, due_at=quiet_end)
+        batch.quiet = (quiet_end, waiting)
         return
-    seen = [n for n in waiting if n.part.conversation_id in tabs]
     # In view in a tab: nothing to send, but a reminder later if it still waits.
-    _schedule_next(batch, seen, prefs, now, sent=[])
+    batch.seen = [n for n in waiting if n.part.conversation_id in tabs]
     unseen = [n for n in waiting if n.part.conversation_id not in tabs]
     if not unseen:
         return
@@ -146,7 +153,8 @@ def plan(batch: Batch, now: datetime, person, prefs: NotifySettings, tabs: set[i
             "tag": f"notify-{unseen[0].pk}-{unseen[0].reminders}",
         }
     if prefs.email and _mailable(person.email):
-        batch.email = mail.compose(person.email, person.get_username(), questions)
+        # Composed as it is sent, off the database's thread and connection.
+        batch.email = partial(mail.compose, person.email, person.get_username(), questions)
 
 
 def plan_all(batches: list[Batch], now: datetime) -> list[Batch]:
@@ -160,35 +168,55 @@ def plan_all(batches: list[Batch], now: datetime) -> list[Batch]:
     for user_id, conversation_id in live_tabs(ids).values_list("user_id", "conversation_id"):
         tabs[user_id].add(conversation_id)
     planned = []
-    with transaction.atomic():  # one write transaction a round, not one a person (below)
-        for batch in batches:
-            uid = batch.user_id
-            try:
-                with transaction.atomic():
-                    plan(batch, now, people.get(uid), prefs[uid], tabs[uid])
-            except Exception:
-                logger.exception("planning the notifications of user %s failed", batch.user_id)
-                continue
-            planned.append(batch)
+    for batch in batches:
+        uid = batch.user_id
+        try:
+            plan(batch, now, people.get(uid), prefs[uid], tabs[uid])
+        except Exception:
+            logger.exception("planning the notifications of user %s failed", batch.user_id)
+            continue
+        planned.append(batch)
+    # A few statements for the round, not a few a person: on SQLite each write waits its turn
+    # behind the answers', on PostgreSQL each is a round trip.
+    with transaction.atomic():
+        _mine([n for batch in planned for n in batch.answered]).update(
+            status=Notice.Status.DONE, lease_token=""
+        )
+        for batch in planned:
+            if batch.quiet is not None:
+                due_at, waiting = batch.quiet
+                _mine(waiting).update(due_at=due_at, lease_token="")
+        _schedule_next([(batch.seen, batch.prefs) for batch in planned], now)
     return planned
 
 
 def record_all(
     batches: list[Batch], now: datetime, errors: dict[int, str], shown: dict[int, bool]
 ) -> None:
-    """Write down what each batch sent (see `record`): its email's error by person ("" or
-    none: sent), and whether its browser notification was shown."""
-    prefs = _settings_of([batch.user_id for batch in batches])
-    # One write transaction for the round: on SQLite each waits its turn behind the answers'
-    # writes, and a hundred of them, one a person, kept the sender from its next round.
+    """Write down what each batch sent, if its lease is still its own: its email's error by
+    person ("" or none: sent; tried again after NOTIFY_BACKOFF), whether its browser
+    notification was shown; then a reminder later, or nothing more. One transaction."""
+    told = [batch for batch in batches if batch.told]
     with transaction.atomic():
-        for batch in batches:
-            error, browser_sent = errors.get(batch.user_id, ""), shown.get(batch.user_id, False)
-            try:
-                if not record(batch, now, prefs[batch.user_id], error, browser_sent):
-                    logger.warning("notification batch of user %s lost its lease", batch.user_id)
-            except Exception:
-                logger.exception("writing down the notifications of user %s failed", batch.user_id)
+        leased = set(_mine([n for b in told for n in b.told]).values_list("pk", flat=True))
+        done, sent = [], []
+        for batch in told:
+            if not leased.issuperset(n.pk for n in batch.told):
+                logger.warning("notification batch of user %s lost its lease", batch.user_id)
+                continue
+            channels = [Sent.Channel.BROWSER] if shown.get(batch.user_id) else []
+            if error := errors.get(batch.user_id, ""):
+                _failed(batch.told, error, now)
+            else:
+                channels += [Sent.Channel.EMAIL] if batch.email is not None else []
+                done.append((batch.told, batch.prefs))
+            sent += [
+                Sent(notice=n, channel=c, reminder=n.told_at is not None)
+                for n in batch.told
+                for c in channels
+            ]
+        Sent.objects.bulk_create(sent)
+        _schedule_next(done, now)
 
 
 def _settings_of(user_ids: list[int]) -> "defaultdict[int, NotifySettings]":
@@ -197,89 +225,57 @@ def _settings_of(user_ids: list[int]) -> "defaultdict[int, NotifySettings]":
     return defaultdict(NotifySettings, {prefs.user_id: prefs for prefs in saved})
 
 
-def record(
-    batch: Batch, now: datetime, prefs: NotifySettings, error: str = "", browser_sent: bool = False
-) -> bool:
-    """Write down what the batch sent (or that its email failed), if the lease is still its
-    own; return whether it was."""
-    if not batch.told:
-        return True
-    mine = Notice.objects.filter(pk__in=[n.pk for n in batch.told], lease_token=batch.lease_token)
-    with transaction.atomic():
-        if error:
-            attempts = batch.told[0].attempts + 1
-            backoff = settings.NOTIFY_BACKOFF
-            retry = now + timedelta(seconds=backoff[min(attempts, len(backoff)) - 1])
-            changed = mine.update(
-                attempts=attempts, last_error=error[:300], due_at=retry, lease_token=""
-            )
-            if browser_sent:
-                _sent(batch.told, Sent.Channel.BROWSER)
-            return bool(changed)
-        if mine.count() != len(batch.told):
-            return False
-        channels = [Sent.Channel.EMAIL] if batch.email is not None else []
-        channels += [Sent.Channel.BROWSER] if browser_sent else []
-        _schedule_next(batch, batch.told, prefs, now, sent=channels)
-    return True
+def _failed(notices: list[Notice], error: str, now: datetime) -> None:
+    attempts = notices[0].attempts + 1
+    backoff = settings.NOTIFY_BACKOFF
+    retry = now + timedelta(seconds=backoff[min(attempts, len(backoff)) - 1])
+    _mine(notices).update(attempts=attempts, last_error=error[:300], due_at=retry, lease_token="")
 
 
-def _schedule_next(batch, notices, prefs, now, *, sent) -> None:
-    """After telling (or showing) the person: a reminder later, or nothing more. A couple of
-    UPDATEs for them all, of the rows still leased to the batch (the notices are updated in
-    place): the same values for each, but a first reminder's time, which is the question's."""
-    if not notices:
-        return
-    if sent:
-        _sent(notices, *sent)
+def _schedule_next(told: list[tuple[list[Notice], NotifySettings]], now: datetime) -> None:
+    """After telling (or showing) people their notices: a reminder later, or nothing more.
+    A few UPDATEs for a round, of the rows still leased (the notices are updated in place):
+    the same values for each, but a first reminder's time, which is its question's."""
     after = timedelta(seconds=settings.NOTIFY_AFTER_SECONDS)
-    mine = Notice.objects.filter(pk__in=[n.pk for n in notices], lease_token=batch.lease_token)
-    firsts = [n for n in notices if n.told_at is None]
-    for notice in notices:
-        if not prefs.reminders:
-            notice.status = Notice.Status.DONE
-        elif notice.told_at is None:
-            remind = notice.part.created_at + timedelta(seconds=settings.REMIND_AFTER)
-            notice.due_at = max(remind, now + after)
-        else:
-            notice.due_at = now + max(ONE_DAY, timedelta(seconds=settings.REMIND_AFTER))
-        notice.reminders += notice.told_at is not None
-        notice.told_at = notice.told_at or now
-        notice.lease_token, notice.attempts, notice.last_error = "", 0, ""
-    if prefs.reminders:
-        # Each first reminder at its own time, in one statement; the others' all the same.
-        mine.filter(pk__in=[n.pk for n in firsts]).bulk_update(firsts, ["due_at"])
-        again = mine.exclude(pk__in=[n.pk for n in firsts])
-        again.update(due_at=now + max(ONE_DAY, timedelta(seconds=settings.REMIND_AFTER)))
-    else:
-        mine.update(status=Notice.Status.DONE)
+    again = now + max(ONE_DAY, timedelta(seconds=settings.REMIND_AFTER))
+    firsts, later, finished = [], [], []
+    for notices, prefs in told:
+        for notice in notices:
+            if not prefs.reminders:
+                notice.status = Notice.Status.DONE
+                finished.append(notice)
+            elif notice.told_at is None:
+                remind = notice.part.created_at + timedelta(seconds=settings.REMIND_AFTER)
+                notice.due_at = max(remind, now + after)
+                firsts.append(notice)
+            else:
+                notice.due_at = again
+                later.append(notice)
+    if not firsts + later + finished:
+        return
+    _mine(firsts).bulk_update(firsts, ["due_at"])  # each at its own time, in one statement
+    _mine(later).update(due_at=again)
+    _mine(finished).update(status=Notice.Status.DONE)
     # Reminders counted before told_at is set: an UPDATE reads each row as it was.
     told_before = Case(When(told_at__isnull=False, then=Value(1)), default=Value(0))
-    mine.update(
+    _mine(firsts + later + finished).update(
         lease_token="",
         attempts=0,
         last_error="",
         reminders=F("reminders") + told_before,
         told_at=Coalesce(F("told_at"), Value(now)),
     )
+    for notice in firsts + later + finished:
+        notice.reminders += notice.told_at is not None
+        notice.told_at = notice.told_at or now
+        notice.lease_token, notice.attempts, notice.last_error = "", 0, ""
 
 
-def _sent(notices, *channels) -> None:
-    Sent.objects.bulk_create(
-        Sent(notice=n, channel=c, reminder=n.told_at is not None) for n in notices for c in channels
-    )
-
-
-def _finish(batch: Batch, notices: list[Notice]) -> None:
-    if notices:
-        Notice.objects.filter(pk__in=[n.pk for n in notices], lease_token=batch.lease_token).update(
-            status=Notice.Status.DONE, lease_token=""
-        )
-
-
-def _release(batch: Batch, notices: list[Notice], *, due_at: datetime) -> None:
-    Notice.objects.filter(pk__in=[n.pk for n in notices], lease_token=batch.lease_token).update(
-        due_at=due_at, lease_token=""
+def _mine(notices: list[Notice]):
+    """The notices still leased as they were read: a sender whose lease ran out writes
+    nothing over the next one's."""
+    return Notice.objects.filter(
+        pk__in=[n.pk for n in notices], lease_token__in={n.lease_token for n in notices}
     )
 
 

@@ -12,6 +12,7 @@ Browser notifications go to the person's open tabs through the channel layer.
 
 import asyncio
 import logging
+import threading
 from functools import wraps
 
 from asgiref.sync import sync_to_async
@@ -29,6 +30,7 @@ PEOPLE_AT_ONCE = 100  # a round: one claim, two hops, SMTP_CONNECTIONS connectio
 # A round's mails go over this many SMTP connections at once, their share each: one after the
 # other over one, a burst of a thousand people took 20 s to tell (bench/notify.py).
 SMTP_CONNECTIONS = 4
+ROUNDS_AT_ONCE = 2  # one round's mails go out while the next is claimed and planned
 
 
 def person_group(user_id: int) -> str:
@@ -36,35 +38,42 @@ def person_group(user_id: int) -> str:
     return f"person-{user_id}"
 
 
+# The sender's database work, one hop at a time even with two rounds under way: it takes one
+# pooled connection, never two of those the requests wait for.
+_one_hop_at_a_time = threading.Lock()
+
+
 def _in_db(fn):
     """Run a database function on a pooled thread, closing its connection when it returns."""
 
     def run(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            connections.close_all()
+        with _one_hop_at_a_time:
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                connections.close_all()
 
     return wraps(fn)(sync_to_async(run, thread_sensitive=False))
 
 
-def _send_emails(messages: list) -> list[str]:
-    """Send the messages over one SMTP connection; return each one's error ("" when sent).
+def _send_emails(drafts: list) -> list[str]:
+    """Compose and send the mails over one SMTP connection; return each one's error (""
+    when sent).
 
     A send that fails closes the connection and the next one opens another; a server that
     cannot be reached fails the rest without trying each (they are tried again later).
     """
     errors: list[str] = []
     connection = None
-    for message in messages:
+    for draft in drafts:
         if connection is None:
             try:
                 connection = mailers.default
                 connection.open()
             except Exception as failure:  # SMTP down, refused, timed out
-                return errors + [_error(failure)] * (len(messages) - len(errors))
+                return errors + [_error(failure)] * (len(drafts) - len(errors))
         try:
-            connection.send_messages([message])
+            connection.send_messages([draft()])
             errors.append("")
         except Exception as failure:
             errors.append(_error(failure))
@@ -135,22 +144,39 @@ async def send_due(now=None) -> int:
 
 async def run() -> None:
     """Send notifications as they fall due, until cancelled (start-up work of every web
-    process, and the whole of `notify_worker`)."""
+    process, and the whole of `notify_worker`). Up to ROUNDS_AT_ONCE rounds are under way:
+    the next is claimed and planned while the last one's mails go out."""
     last_refresh = 0.0
     loop = asyncio.get_running_loop()
-    while True:
-        next_due = None
-        try:
-            if loop.time() - last_refresh >= settings.TAB_REFRESH_SECONDS:
-                await _in_db(presence.refresh_own_tabs)()
-                last_refresh = loop.time()
-            now = timezone.now()
-            batches, next_due = await _in_db(queue.claim_due)(now, PEOPLE_AT_ONCE)
-            if batches:
-                await deliver(batches, now)
-        except Exception:
-            logger.exception("sending notifications failed; trying again shortly")
-        wait = min(settings.RECOVERY_SWEEP_SECONDS, settings.TAB_REFRESH_SECONDS)
-        if next_due is not None:
-            wait = min(wait, max(0.05, (next_due - timezone.now()).total_seconds()))
-        await asyncio.sleep(wait)
+    rounds: set[asyncio.Task] = set()
+    try:
+        while True:
+            next_due = None
+            try:
+                if loop.time() - last_refresh >= settings.TAB_REFRESH_SECONDS:
+                    await _in_db(presence.refresh_own_tabs)()
+                    last_refresh = loop.time()
+                now = timezone.now()
+                batches, next_due = await _in_db(queue.claim_due)(now, PEOPLE_AT_ONCE)
+                if batches:
+                    rounds.add(round_ := asyncio.create_task(_deliver_round(batches, now)))
+                    round_.add_done_callback(rounds.discard)
+            except Exception:
+                logger.exception("sending notifications failed; trying again shortly")
+            if len(rounds) >= ROUNDS_AT_ONCE:
+                await asyncio.wait(rounds, return_when=asyncio.FIRST_COMPLETED)
+                continue
+            wait = min(settings.RECOVERY_SWEEP_SECONDS, settings.TAB_REFRESH_SECONDS)
+            if next_due is not None:
+                wait = min(wait, max(0.05, (next_due - timezone.now()).total_seconds()))
+            await asyncio.sleep(wait)
+    finally:
+        for round_ in rounds:
+            round_.cancel()
+
+
+async def _deliver_round(batches: list[queue.Batch], now) -> None:
+    try:
+        await deliver(batches, now)
+    except Exception:
+        logger.exception("sending notifications failed; their leases run out, then again")
