@@ -68,8 +68,7 @@ class Batch:
     """One person's notices, leased together, and what to tell them."""
 
     user_id: int
-    lease_token: str
-    notices: list[Notice]
+    notices: list[Notice]  # leased: each holds the claim's token
     email: Callable | None = None  # composes the EmailMessage to send, if any, as it goes
     browser: dict | None = None  # the browser notification to show, if any
     told: list[Notice] = field(default_factory=list)  # what the email or browser covers
@@ -115,7 +114,7 @@ def claim_due(now: datetime, limit: int) -> tuple[list[Batch], datetime | None]:
         grouped = defaultdict(list)
         for notice in leased.select_related("part__conversation__agent").order_by("part_id"):
             grouped[notice.user_id].append(notice)
-        batches = [Batch(uid, token, notices) for uid, notices in grouped.items()]
+        batches = [Batch(uid, notices) for uid, notices in grouped.items()]
     later = pending.filter(due_at__gt=now).aggregate(next_due=Min("due_at"))["next_due"]
     next_due = min(filter(None, [later, *waiting_until]), default=None)
     if len(batches) == limit:
