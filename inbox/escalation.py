@@ -34,8 +34,9 @@ def escalate_due() -> list[Part]:
             ).update(escalate_at=None, escalated_at=now)
             if not claimed:
                 continue  # another sweep took it, or it was answered just now
-            joined = Part.objects.select_related("conversation__agent", "conversation__owner")
-            part = joined.select_related("conversation__owner__time_zone").get(pk=pk)
+            part = Part.objects.select_related(
+                "conversation__agent", "conversation__owner__time_zone"
+            ).get(pk=pk)
             # Checked again: the owner may have left a group since the question was asked.
             audience = routing.resolve(part.conversation.owner, part.escalate_to)
             if isinstance(audience, str):

@@ -233,22 +233,20 @@ def _failed(notices: list[Notice], error: str, now: datetime) -> None:
 
 def _schedule_next(told: list[tuple[list[Notice], NotifySettings]], now: datetime) -> None:
     """After telling (or showing) people their notices: a reminder later, or nothing more.
-    A few UPDATEs for a round, of the rows still leased (the notices are updated in place):
-    the same values for each, but a first reminder's time, which is its question's."""
+    A few UPDATEs for a round, of the rows still leased: the same values for each, but a first
+    reminder's time, which is its question's."""
     after = timedelta(seconds=settings.NOTIFY_AFTER_SECONDS)
     again = now + max(ONE_DAY, timedelta(seconds=settings.REMIND_AFTER))
     firsts, later, finished = [], [], []
     for notices, prefs in told:
         for notice in notices:
             if not prefs.reminders:
-                notice.status = Notice.Status.DONE
                 finished.append(notice)
             elif notice.told_at is None:
                 remind = notice.part.created_at + timedelta(seconds=settings.REMIND_AFTER)
-                notice.due_at = max(remind, now + after)
+                notice.due_at = max(remind, now + after)  # for the bulk_update below
                 firsts.append(notice)
             else:
-                notice.due_at = again
                 later.append(notice)
     if not firsts + later + finished:
         return
@@ -264,10 +262,6 @@ def _schedule_next(told: list[tuple[list[Notice], NotifySettings]], now: datetim
         reminders=F("reminders") + told_before,
         told_at=Coalesce(F("told_at"), Value(now)),
     )
-    for notice in firsts + later + finished:
-        notice.reminders += notice.told_at is not None
-        notice.told_at = notice.told_at or now
-        notice.lease_token, notice.attempts, notice.last_error = "", 0, ""
 
 
 def _mine(notices: list[Notice]):

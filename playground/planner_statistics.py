@@ -27,9 +27,10 @@ def refresh() -> list[str]:
     if connection.vendor != "sqlite":
         return []
     with connection.cursor() as cursor:
-        tables = [t for t in connection.introspection.table_names(cursor) if t != "sqlite_stat1"]
+        names = connection.introspection.table_names(cursor)
+        tables = [name for name in names if name != "sqlite_stat1"]
         known = {}
-        if "sqlite_stat1" in _sqlite_tables(cursor):
+        if "sqlite_stat1" in names:  # written by the first ANALYZE
             # A row a table's index, its stat starting with the rows sampled: all of the
             # table's but in a partial index.
             cursor.execute("SELECT tbl, stat FROM sqlite_stat1")
@@ -44,11 +45,6 @@ def refresh() -> list[str]:
         for table in stale:
             cursor.execute(f"ANALYZE {connection.ops.quote_name(table)}")
     return stale
-
-
-def _sqlite_tables(cursor) -> set[str]:
-    cursor.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-    return {name for (name,) in cursor.fetchall()}
 
 
 async def keep_fresh() -> None:
