@@ -9,6 +9,7 @@ LIVE_TEXT_SECONDS. A reload or a reconnect shows the text so far.
 """
 
 import asyncio
+from functools import partial
 
 from pydantic_ai.exceptions import ModelAPIError, UnexpectedModelBehavior
 from pydantic_ai.messages import ModelMessage, ModelMessagesTypeAdapter, ModelResponse
@@ -48,6 +49,7 @@ class RecordedModel(WrapperModel):
         model_settings: ModelSettings | None,
         model_request_parameters: ModelRequestParameters,
     ) -> ModelResponse:
+        said: list[str] = []
         recorded = await self.ctx.step(
             f"model request ({self.model_name})",
             self._stream,
@@ -56,14 +58,26 @@ class RecordedModel(WrapperModel):
             model_request_parameters,
             arguments=dict(model_settings or {}),
             describe=describe_response,
-            finish=self.live.cleared,  # the reply becomes a message next
+            finish=partial(self._finish, said),
         )
         if isinstance(recorded, dict):
             raise RecordedFailure(recorded["failed"])
         [response] = ModelMessagesTypeAdapter.validate_python(recorded)
-        if response.text:
-            await self.ctx.say(response.text)
+        if response.text and not said:
+            await self.ctx.say(response.text)  # a replay: said by the run that recorded it
         return response
+
+    def _finish(self, said: list[str], recorded: list | dict) -> str | None:
+        """End the model's step, in the hop that records it: the streamed reply cleared and
+        saved as the agent's message (each was a hop of its own, one after the other,
+        between the model's last byte and the reply)."""
+        shown = [self.live.cleared()]
+        if isinstance(recorded, list):
+            [response] = ModelMessagesTypeAdapter.validate_python(recorded)
+            if response.text:
+                said.append(response.text)
+                shown.append(self.ctx.say_now(response.text))
+        return "".join(filter(None, shown)) or None
 
     async def _stream(self, messages, model_settings, model_request_parameters) -> list | dict:
         if self.explain_failure is None:

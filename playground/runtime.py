@@ -213,6 +213,14 @@ class TurnContext:
         already-sent message is not resent."""
         await self._emit(Message.Role.AGENT, text, plain=not markdown)
 
+    def say_now(self, text: str) -> str | None:
+        """`say`, from a step's `finish` (already off the event loop): save the agent's
+        message and return its fragment, pushed with the step's."""
+        index = self._next_call()
+        if index in self._recorded.messages:
+            return None  # said before this replay
+        return _save_and_render_message(self.turn, index, Message.Role.AGENT, text, False)
+
     async def refresh_header(self) -> None:
         """Show the conversation's agent afresh in every open tab (the wizard created it)."""
         agent = await Agent.objects.aget(pk=self.agent.pk)
@@ -244,7 +252,7 @@ class TurnContext:
         arguments: dict | str | None = None,
         describe: steps.Describe | None = None,
         shown: bool = True,
-        finish: Callable[[], str | None] | None = None,
+        finish: Callable[[Any], str | None] | None = None,
     ) -> Any:
         """Run a side-effecting step once per turn and record its JSON result for replays.
 
@@ -253,10 +261,10 @@ class TurnContext:
         turns the result into a `steps.Outcome`; default: the result in short). `shown=False`
         records bookkeeping without showing it.
 
-        `finish` runs in the hop that records the step's result, before it (a streamed reply
-        cleared: one hop, not two, between the model's last byte and what comes next). What it
-        returns is pushed with the step; a `Suspended` it raises interrupts the step as if the
-        step had raised it.
+        `finish` runs with the result in the hop that records it, before it (a streamed reply
+        cleared and saved as a message: one hop, not three, between the model's last byte and
+        what comes next). What it returns is pushed with the step; a `Suspended` it raises
+        interrupts the step as if the step had raised it.
         """
         index = self._next_call()
         if index in self._recorded.steps:
@@ -267,6 +275,12 @@ class TurnContext:
             summary = _argument_summary(arguments)
         name = steps.shorten(name, 200)
         unfinished = index in self._recorded.unfinished
+        if not shown and finish is None and not inspect.iscoroutinefunction(fn):
+            # Bookkeeping: started, run and recorded in one hop, off the shared thread (three
+            # hops one after the other took a millisecond or two of a turn's way).
+            return await sync_to_async(_run_hidden_step, thread_sensitive=False)(
+                self.turn, index, name, summary, unfinished, fn, args, describe
+            )
         record, html = await sync_to_async(_start_step)(
             self.turn, index, name, summary, shown, unfinished
         )
@@ -286,10 +300,7 @@ class TurnContext:
         except Exception as error:
             await self._end_step(record, Step.Status.FAILED, steps.error_outcome(error))
             raise
-        outcome = _describe(describe, result)
-        status = Step.Status.ERROR if outcome.failed else Step.Status.DONE
-        text = steps.describe_value(outcome.text)
-        record.raw = steps.raw_text(outcome.raw)
+        status, text = _described(record, describe, result)
         recorded = await self._end_step(record, status, text, result=result, finish=finish)
         return result if recorded else (await Step.objects.aget(pk=record.pk)).result
 
@@ -325,12 +336,11 @@ class TurnContext:
         status: str,
         outcome: str,
         result: Any = None,
-        finish: Callable[[], str | None] | None = None,
+        finish: Callable[[Any], str | None] | None = None,
     ) -> bool:
         """Record how the step went and show it; return False if another run of this turn
         recorded it first (its record is the truth)."""
-        record.status, record.outcome, record.result = status, outcome, result
-        record.finished_at = timezone.now()
+        _ended(record, status, outcome, result)
         written, html, suspended = await sync_to_async(_finish_step)(record, finish)
         await self._show_step(html)
         if suspended is not None:
@@ -624,6 +634,45 @@ def _start_step(
     return record, fragments.render_step(record) if shown else None
 
 
+def _run_hidden_step(
+    turn: Turn,
+    index: int,
+    name: str,
+    arguments: str,
+    unfinished: bool,
+    fn: Callable,
+    args: tuple,
+    describe: steps.Describe | None,
+) -> Any:
+    """Start, run and record a step the chat does not show, in one hop; return its result
+    (another run's, if that one recorded the step first)."""
+    record, _ = _start_step(turn, index, name, arguments, False, unfinished)
+    if record.status in Step.RECORDED:
+        return record.result
+    try:
+        result = json.loads(json.dumps(fn(*args)))  # what a replay returns, exactly
+    except Exception as error:
+        _finish_step(_ended(record, Step.Status.FAILED, steps.error_outcome(error)))
+        raise
+    status, text = _described(record, describe, result)
+    written, _, _ = _finish_step(_ended(record, status, text, result))
+    return result if written else Step.objects.get(pk=record.pk).result
+
+
+def _described(record: Step, describe: steps.Describe | None, result: Any) -> tuple[str, str]:
+    """Return the status and outcome text a step's result gives it (its raw view kept)."""
+    outcome = _describe(describe, result)
+    record.raw = steps.raw_text(outcome.raw)
+    status = Step.Status.ERROR if outcome.failed else Step.Status.DONE
+    return status, steps.describe_value(outcome.text)
+
+
+def _ended(record: Step, status: str, outcome: str, result: Any = None) -> Step:
+    record.status, record.outcome, record.result = status, outcome, result
+    record.finished_at = timezone.now()
+    return record
+
+
 def _argument_summary(arguments: dict | str | None) -> str:
     if not arguments:
         return ""
@@ -642,7 +691,7 @@ def _save_shown_step(record: Step) -> str | None:
 
 
 def _finish_step(
-    record: Step, finish: Callable[[], str | None] | None = None
+    record: Step, finish: Callable[[Any], str | None] | None = None
 ) -> tuple[bool, str | None, Suspended | None]:
     """Write how a step went unless another run of the turn recorded it first, after the
     step's `finish`; return whether it was written, the fragments to show, and the Suspended
@@ -650,7 +699,7 @@ def _finish_step(
     finished, suspended = None, None
     if finish is not None:
         try:
-            finished = finish()
+            finished = finish(record.result)
         except Suspended as error:
             suspended = error
             record.status, record.outcome = Step.Status.INTERRUPTED, error.step_outcome

@@ -272,3 +272,24 @@ async def visible_steps(ctx, message: str) -> None:
         if message == "crash":
             raise
         await ctx.say("The card was declined, so nothing was charged.")
+
+
+HIDDEN_CALLS: list[str] = []
+
+
+def _remember(what: str) -> dict:
+    HIDDEN_CALLS.append(what)
+    if what == "fail":
+        raise ValueError("nothing to remember")
+    return {"remembered": what}
+
+
+@agent("test-hidden-steps", name="Test hidden steps", listed=False)
+async def hidden_steps(ctx, message: str) -> None:
+    """Bookkeeping steps (not shown) around a question: kept, and not run again on replay."""
+    kept = await ctx.step("remember the message", _remember, message, shown=False)
+    await ctx.elicit("Go on?", NAME)
+    try:
+        await ctx.step("remember a failure", _remember, "fail", shown=False)
+    except ValueError as error:
+        await ctx.say(f"{kept['remembered']}: {error}")

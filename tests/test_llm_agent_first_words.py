@@ -111,17 +111,23 @@ def test_a_reply_that_arrives_whole_goes_straight_to_its_message(client, alice, 
     ]
 
 
-def test_the_model_steps_end_clears_the_live_text_in_the_same_hop(client, alice, hops, unhurried):
+def test_the_model_steps_end_clears_the_live_text_and_says_the_reply_in_one_hop(
+    client, alice, hops, unhurried
+):
     conversation = start(alice, "test-llm-whole")
+    tab = open_tab(conversation.pk)
     send(client, conversation, "hi")
     assert said(conversation) == ["Hello there."]
-    # From the model step's start to the reply's message: "Thinking…" stored as the request
-    # goes out, then one hop for the step's end with the live text cleared in it (these were
-    # a hop each, one after the other, between the model's last byte and the reply).
+    # From the model step's start to the reply: "Thinking…" stored as the request goes out,
+    # then one hop for the step's end, with the live text cleared and the reply saved in it
+    # (these were three hops, one after the other, between the model's last byte and the reply).
     thinking = next(i for i, hop in enumerate(hops) if hop.endswith("_store"))
-    message = hops.index("_save_and_render_message")
     assert hops[thinking - 1] == "_start_step", hops
-    assert hops[thinking + 1 : message] == ["_finish_step"], hops
+    assert hops[thinking + 1] == "_finish_step", hops
+    assert "_save_and_render_message" not in hops, hops
+    # One push: the live text hidden, the reply shown, the step done.
+    [end] = [html for html in tab() if "Hello there." in html]
+    assert " hidden" in end and 'data-state="step-done"' in end, end
 
 
 def test_a_stop_as_the_models_stream_ends_asks_nothing(client, alice):

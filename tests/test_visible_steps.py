@@ -13,6 +13,7 @@ from playground.tasks import execute_turn
 from tests.admin_support import chat_client, frames, make_staff
 from tests.llm_support import call, logged_in, scripted  # noqa: F401
 from tests.mcp_support import stdio_servers_file
+from tests import runtime_agents
 from tests.runtime_agents import CARD_KEY
 from tests.runtime_helpers import agent_row, answer, open_tab, pending, said, send, start
 
@@ -181,3 +182,20 @@ def test_model_text_in_a_step_is_shown_as_text(client, mcp_conversation):
     page = client.get(f"/c/{mcp_conversation.pk}/").content.decode()
     assert "<img src=x" not in page
     assert "&lt;img src=x onerror=alert(1)&gt;" in page
+
+
+def test_a_bookkeeping_step_is_started_run_and_recorded_in_one_hop(client, alice, hops):
+    runtime_agents.HIDDEN_CALLS.clear()
+    conversation = start(alice, "test-hidden-steps")
+    send(client, conversation, "the fence")
+    assert "_run_hidden_step" in hops and "_start_step" not in hops, hops
+    hops.clear()
+    answer(client, pending(conversation), name="Ada")
+    # The replay returns the kept result: the first step ran once, and not again.
+    assert runtime_agents.HIDDEN_CALLS == ["the fence", "fail"]
+    assert said(conversation) == ["the fence: nothing to remember"]
+    kept, failed = Step.objects.order_by("call_index")
+    assert (kept.status, kept.result, kept.shown) == ("done", {"remembered": "the fence"}, False)
+    assert (failed.status, failed.result, failed.shown) == ("failed", None, False)
+    assert "ValueError: nothing to remember" in failed.outcome and failed.finished_at
+    assert hops.count("_run_hidden_step") == 1 and "_finish_step" not in hops, hops
