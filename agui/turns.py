@@ -66,7 +66,7 @@ async def run_agui_turn(
             live,
             arguments={"agent": declared.url, "messages": len(messages)},
             describe=_describe_run,
-            finish=lambda _: live.cleared(),  # the text becomes a message next
+            finish=live.cleared,  # the text becomes a message next
         )
         for step in run["steps"]:
             await ctx.show_step(

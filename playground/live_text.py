@@ -49,10 +49,11 @@ class LiveText:
         if html is not None:
             await push_html(self.turn.conversation_id, html)
 
-    def cleared(self) -> str | None:
+    def cleared(self, _result: object = None) -> str | None:
         """Store that no reply is streaming (it becomes a message next) and return the
         fragment that clears the tabs' (None: they show none), off the event loop: a step's
-        `finish`; raise TurnStopped if the turn is no longer this run's."""
+        `finish` (given the step's result, not needed here); raise TurnStopped if the turn is
+        no longer this run's."""
         return self._store("", thinking=False)
 
     def _store(self, text: str, thinking: bool) -> str | None:

@@ -10,10 +10,10 @@ import pytest
 
 from playground.models import Step, Turn
 from playground.tasks import execute_turn
+from tests import runtime_agents
 from tests.admin_support import chat_client, frames, make_staff
 from tests.llm_support import call, logged_in, scripted  # noqa: F401
 from tests.mcp_support import stdio_servers_file
-from tests import runtime_agents
 from tests.runtime_agents import CARD_KEY
 from tests.runtime_helpers import agent_row, answer, open_tab, pending, said, send, start
 
