@@ -12,20 +12,23 @@ thread and runs the rest of the request through `async_to_sync`, holding the thr
 long as the view waits: one long-poll then stalled the whole server.
 tests/test_waiting_blocks_nothing.py proves that a wait holds nothing else up.
 
-A request for a sync view runs the middleware in their sync form, on its own thread, in one
-hop. Django's async chain hops to that thread twice for each middleware written the sync way
+A request for a sync view runs the middleware in their sync form, in one hop to one of a pool
+of long-lived threads, each keeping its database connection (SQLite's; a pooled PostgreSQL
+connection goes back to the pool after each request, as before). Django's async chain hops to that thread twice for each middleware written the sync way
 (`process_request`, `process_response`): about twenty hops a request, each a thread wake-up,
 which came to several milliseconds of every answer's and message's POST. Static files, like
 async views, take the async chain: ServeStatic serves them with no thread.
 """
 
 import functools
+from concurrent.futures import ThreadPoolExecutor
 
 import django
 from asgiref.sync import async_to_sync, iscoroutinefunction, sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIHandler
 from django.core.handlers.base import BaseHandler
+from django.db import close_old_connections
 from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
 from django.utils.decorators import sync_and_async_middleware
@@ -51,7 +54,24 @@ class AsyncViewsWithoutThreadHandler(ASGIHandler):
     async def get_response_async(self, request: HttpRequest) -> HttpResponse:
         if request.scope.get(ASYNC_VIEW):
             return await super().get_response_async(request)
-        return await sync_to_async(self.sync_views.get_response)(request)
+        return await sync_to_async(
+            self._sync_response, thread_sensitive=False, executor=SYNC_VIEW_THREADS
+        )(request)
+
+    def _sync_response(self, request: HttpRequest) -> HttpResponse:
+        # As Django does around each request, on the thread that runs it: a connection that
+        # broke or outlived CONN_MAX_AGE is closed (a kept one stays for the next request).
+        close_old_connections()
+        try:
+            return self.sync_views.get_response(request)
+        finally:
+            close_old_connections()
+
+
+# Sync views run on long-lived threads, each keeping its database connection where the
+# settings keep one (SQLite's: opening it took most of a millisecond of every request, on a
+# thread of its own each). Threads are made as requests need them, up to this many at once.
+SYNC_VIEW_THREADS = ThreadPoolExecutor(max_workers=64, thread_name_prefix="sync-view")
 
 
 def _serves_async_view(scope) -> bool:

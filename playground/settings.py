@@ -141,6 +141,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             "timeout": 5,
         }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # A file needs no pool: each thread keeps its connection (see playground.http_handler).
+    DATABASES["default"]["CONN_MAX_AGE"] = None
     # WAL and a busy timeout let the server and the agent runs write without "database is locked".
     DATABASES["default"]["OPTIONS"] = {
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",

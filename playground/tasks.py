@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
-from django.db import close_old_connections, connection, transaction
+from django.db import close_old_connections, transaction
 from django.utils import timezone
 
 from elicitation.secrets import redact_secrets
@@ -311,10 +311,9 @@ class TurnRunner:
 
 
 def _with_fresh_connection(fn: Callable, *args):
-    # A connection the database server dropped is replaced, not reused. A SQLite file drops
-    # none, and reopening it each pass (CONN_MAX_AGE is 0) cost more than the claim itself.
-    if connection.vendor != "sqlite":
-        close_old_connections()
+    # A connection the database server dropped is replaced, not reused (a SQLite file's is
+    # kept: CONN_MAX_AGE is None there).
+    close_old_connections()
     return fn(*args)
 
 
