@@ -14,10 +14,11 @@ tests/test_waiting_blocks_nothing.py proves that a wait holds nothing else up.
 
 A request for a sync view runs the middleware in their sync form, in one hop to one of a pool
 of long-lived threads, each keeping its database connection (SQLite's; a pooled PostgreSQL
-connection goes back to the pool after each request, as before). Django's async chain hops to that thread twice for each middleware written the sync way
-(`process_request`, `process_response`): about twenty hops a request, each a thread wake-up,
-which came to several milliseconds of every answer's and message's POST. Static files, like
-async views, take the async chain: ServeStatic serves them with no thread.
+connection goes back to the pool after each request, as before). Django's async chain hops
+to a thread twice for each middleware written the sync way (`process_request`,
+`process_response`): about twenty hops a request, each a thread wake-up, which came to
+several milliseconds of every answer's and message's POST. Static files, like async views,
+take the async chain: ServeStatic serves them with no thread.
 """
 
 import functools

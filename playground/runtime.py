@@ -644,19 +644,45 @@ def _run_hidden_step(
     args: tuple,
     describe: steps.Describe | None,
 ) -> Any:
-    """Start, run and record a step the chat does not show, in one hop; return its result
-    (another run's, if that one recorded the step first)."""
-    record, _ = _start_step(turn, index, name, arguments, False, unfinished)
-    if record.status in Step.RECORDED:
-        return record.result
+    """Run a step the chat does not show and record how it went, in one hop and one write;
+    return its result (another run's, if that one recorded the step first). Nobody watches
+    it run, so it is not recorded as started: a run that dies in it leaves no record, and
+    the replay runs it again, as it does a step left unfinished."""
+    record = Step(
+        turn=turn,
+        call_index=index,
+        name=name,
+        arguments=arguments,
+        shown=False,
+        started_at=timezone.now(),
+    )
     try:
         result = json.loads(json.dumps(fn(*args)))  # what a replay returns, exactly
     except Exception as error:
-        _finish_step(_ended(record, Step.Status.FAILED, steps.error_outcome(error)))
+        failed = _ended(record, Step.Status.FAILED, steps.error_outcome(error))
+        _record_hidden_step(failed, unfinished)
         raise
     status, text = _described(record, describe, result)
-    written, _, _ = _finish_step(_ended(record, status, text, result))
-    return result if written else Step.objects.get(pk=record.pk).result
+    if _record_hidden_step(_ended(record, status, text, result), unfinished):
+        return result
+    return Step.objects.get(turn=turn, call_index=index).result
+
+
+def _record_hidden_step(record: Step, unfinished: bool) -> bool:
+    """Write a hidden step's record; return False if another run of the turn recorded the
+    step first (its record stays: it is the truth)."""
+    if not unfinished:
+        try:
+            record.save(force_insert=True)
+            return True
+        except IntegrityError:
+            pass  # another run of this turn started the step first
+    fields = ("status", "outcome", "raw", "result", "started_at", "finished_at")
+    earlier = Step.objects.filter(turn=record.turn, call_index=record.call_index)
+    written = earlier.exclude(status__in=Step.RECORDED).update(
+        **{name: getattr(record, name) for name in fields}
+    )
+    return bool(written)
 
 
 def _described(record: Step, describe: steps.Describe | None, result: Any) -> tuple[str, str]:
