@@ -159,12 +159,13 @@ def _new_model(provider: Provider, model_name: str, limits: dict) -> "Model":
 
         client = AsyncAnthropic(api_key=provider.api_key, **limits)
         return AnthropicModel(model_name, provider=AnthropicProvider(anthropic_client=client))
-    from openai import AsyncOpenAI
     from pydantic_ai.models.openai import OpenAIChatModel
     from pydantic_ai.providers.openai import OpenAIProvider
 
+    from llm_agents.openai_client import ChatClient
+
     # Local servers take any key, and the client insists on one.
-    client = AsyncOpenAI(
+    client = ChatClient(
         base_url=provider.base_url, api_key=provider.api_key or "not-needed", **limits
     )
     return OpenAIChatModel(model_name, provider=OpenAIProvider(openai_client=client))
