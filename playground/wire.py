@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any
 
 from django.conf import settings
-from django.db import connections
+from django.db import close_old_connections
 from django.utils import timezone
 
 from elicitation.secrets import REDACTED
@@ -93,7 +93,9 @@ class WireLog:
         except Exception:  # the database is away: the call goes on without its log
             logger.warning("could not log %d wire messages", len(batch), exc_info=True)
         finally:
-            connections.close_all()  # a writer thread holds no connection between batches
+            # Between batches a writer thread holds no pooled connection (PostgreSQL's goes
+            # back to the pool); a SQLite file's is kept, as opening it cost most of a batch.
+            close_old_connections()
 
     def _store(self, batch: list[tuple]) -> None:
         rows = [self._row(direction, message, at) for direction, message, at in batch]
