@@ -66,6 +66,7 @@ async def run_agui_turn(
             live,
             arguments={"agent": declared.url, "messages": len(messages)},
             describe=_describe_run,
+            start=live.thinking,  # shown as the run goes out, with the step
             finish=live.cleared,  # the text becomes a message next
         )
         for step in run["steps"]:
@@ -119,12 +120,9 @@ async def _run(declared, credential, body: dict, live: LiveText) -> dict:
     if credential is not None:
         opened = await credential()
         declared = agents_file.replace_headers(declared, opened.headers())
-    # "Thinking…" is stored and shown while the run goes out, not before.
-    thinking = asyncio.ensure_future(live.show(""))
     wire = wire_of(live.turn.conversation_id, declared)
     running = asyncio.ensure_future(run_once(declared, body, on_text=live.update, wire=wire))
     try:
-        await thinking  # a turn the person stopped stops here
         # While the agent is silent, look for a Stop every STOP_CHECK_SECONDS (raises then).
         while not (await asyncio.wait({running}, timeout=STOP_CHECK_SECONDS))[0]:
             await live.update(live.text)

@@ -58,6 +58,7 @@ class RecordedModel(WrapperModel):
             model_request_parameters,
             arguments=dict(model_settings or {}),
             describe=describe_response,
+            start=self.live.thinking,  # shown as the request goes out, with the step
             finish=partial(self._finish, said),
         )
         if isinstance(recorded, dict):
@@ -88,16 +89,10 @@ class RecordedModel(WrapperModel):
             return {"failed": self.explain_failure(error)}
 
     async def _stream_reply(self, messages, model_settings, model_request_parameters) -> list:
-        # "Thinking…" until the first words arrive, stored and shown while the request goes out.
-        thinking = asyncio.ensure_future(self.live.show(""))
-        try:
-            async with self.wrapped.request_stream(
-                messages, model_settings, model_request_parameters
-            ) as stream:
-                await thinking  # a turn the person stopped stops here
-                response = await self._follow(stream)
-        finally:
-            await thinking  # after a failed request too: a Stop is what the person sees
+        async with self.wrapped.request_stream(
+            messages, model_settings, model_request_parameters
+        ) as stream:
+            response = await self._follow(stream)
         return dump_messages([response])
 
     async def _follow(self, stream) -> ModelResponse:

@@ -49,6 +49,11 @@ class LiveText:
         if html is not None:
             await push_html(self.turn.conversation_id, html)
 
+    def thinking(self) -> str | None:
+        """Store and return "Thinking…" (no reply yet), off the event loop: a step's `start`;
+        raise TurnStopped if the turn is no longer this run's."""
+        return self._store("", thinking=True)
+
     def cleared(self, _result: object = None) -> str | None:
         """Store that no reply is streaming (it becomes a message next) and return the
         fragment that clears the tabs' (None: they show none), off the event loop: a step's

@@ -252,6 +252,7 @@ class TurnContext:
         arguments: dict | str | None = None,
         describe: steps.Describe | None = None,
         shown: bool = True,
+        start: Callable[[], str | None] | None = None,
         finish: Callable[[Any], str | None] | None = None,
     ) -> Any:
         """Run a side-effecting step once per turn and record its JSON result for replays.
@@ -261,6 +262,9 @@ class TurnContext:
         turns the result into a `steps.Outcome`; default: the result in short). `shown=False`
         records bookkeeping without showing it.
 
+        `start` runs in the hop that records the step's start, after it ("Thinking…" stored as
+        a model request goes out: one hop, not two); what it returns is pushed with the step,
+        and a `Suspended` it raises interrupts the step before it runs.
         `finish` runs with the result in the hop that records it, before it (a streamed reply
         cleared and saved as a message: one hop, not three, between the model's last byte and
         what comes next). What it returns is pushed with the step; a `Suspended` it raises
@@ -275,18 +279,20 @@ class TurnContext:
             summary = _argument_summary(arguments)
         name = steps.shorten(name, 200)
         unfinished = index in self._recorded.unfinished
-        if not shown and finish is None and not inspect.iscoroutinefunction(fn):
+        if not shown and start is finish is None and not inspect.iscoroutinefunction(fn):
             # Bookkeeping: started, run and recorded in one hop, off the shared thread (three
             # hops one after the other took a millisecond or two of a turn's way).
             return await sync_to_async(_run_hidden_step, thread_sensitive=False)(
                 self.turn, index, name, summary, unfinished, fn, args, describe
             )
-        record, html = await sync_to_async(_start_step)(
-            self.turn, index, name, summary, shown, unfinished
+        record, html, suspended = await sync_to_async(_start_step)(
+            self.turn, index, name, summary, shown, unfinished, start
         )
         if record.status in Step.RECORDED:
             return record.result  # another run of this turn recorded it first: the truth
         await self._show_step(html)
+        if suspended is not None:
+            raise suspended
         try:
             if inspect.iscoroutinefunction(fn):
                 result = await fn(*args)
@@ -604,11 +610,19 @@ def _build_save_and_render(turn: Turn, index: int, options: dict) -> tuple[Part,
 
 
 def _start_step(
-    turn: Turn, index: int, name: str, arguments: str, shown: bool, unfinished: bool
-) -> tuple[Step, str | None]:
-    """Record that a step starts (or starts again, after a run that did not finish it) and
-    return the record with its fragment, in one hop off the event loop. The record's status
-    is already recorded if another run of the turn finished the step meanwhile."""
+    turn: Turn,
+    index: int,
+    name: str,
+    arguments: str,
+    shown: bool,
+    unfinished: bool,
+    start: Callable[[], str | None] | None = None,
+) -> tuple[Step, str | None, Suspended | None]:
+    """Record that a step starts (or starts again, after a run that did not finish it), then
+    run the step's `start`; return the record, the fragments to show and the Suspended
+    `start` raised (the step is recorded as interrupted then), in one hop off the event loop.
+    The record's status is already recorded if another run of the turn finished the step
+    meanwhile."""
     fields = {
         "name": name,
         "arguments": arguments,
@@ -630,8 +644,16 @@ def _start_step(
         if ours.exclude(status__in=Step.RECORDED).update(**fields):
             record.pk = ours.values_list("pk", flat=True).get()
         else:
-            return ours.get(), None  # recorded meanwhile: its result is the truth
-    return record, fragments.render_step(record) if shown else None
+            return ours.get(), None, None  # recorded meanwhile: its result is the truth
+    html = fragments.render_step(record) if shown else None
+    if start is None:
+        return record, html, None
+    try:
+        started = start()
+    except Suspended as error:
+        _, html, _ = _finish_step(_ended(record, Step.Status.INTERRUPTED, error.step_outcome))
+        return record, html, error
+    return record, "".join(filter(None, [started, html])) or None, None
 
 
 def _run_hidden_step(

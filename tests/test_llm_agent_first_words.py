@@ -118,15 +118,18 @@ def test_the_model_steps_end_clears_the_live_text_and_says_the_reply_in_one_hop(
     tab = open_tab(conversation.pk)
     send(client, conversation, "hi")
     assert said(conversation) == ["Hello there."]
-    # From the model step's start to the reply: "Thinking…" stored as the request goes out,
-    # then one hop for the step's end, with the live text cleared and the reply saved in it
-    # (these were three hops, one after the other, between the model's last byte and the reply).
-    thinking = next(i for i, hop in enumerate(hops) if hop.endswith("_store"))
-    assert hops[thinking - 1] == "_start_step", hops
-    assert hops[thinking + 1] == "_finish_step", hops
-    assert "_save_and_render_message" not in hops, hops
-    # One push: the live text hidden, the reply shown, the step done.
-    [end] = [html for html in tab() if "Hello there." in html]
+    # The model step: one hop as it starts, with "Thinking…" stored in it, and one as it
+    # ends, with the live text cleared and the reply saved in it (these were five hops, three
+    # of them one after the other between the model's last byte and the reply).
+    model_step = hops.index("_start_step")
+    assert hops[model_step + 1] == "_finish_step", hops
+    assert not [hop for hop in hops if hop.endswith("_store") or "message" in hop], hops
+    # A push as it starts: "Thinking…" with the step running; one as it ends: the live text
+    # hidden, the reply shown, the step done.
+    pushes = tab()
+    [begin] = [html for html in pushes if "Thinking" in html]
+    assert 'data-state="step-running"' in begin, begin
+    [end] = [html for html in pushes if "Hello there." in html]
     assert " hidden" in end and 'data-state="step-done"' in end, end
 
 
@@ -138,5 +141,33 @@ def test_a_stop_as_the_models_stream_ends_asks_nothing(client, alice):
     # the turn stopped, and the run lets go before it carries out the model's call.
     assert Turn.objects.get().status == Turn.Status.STOPPED
     assert not Part.objects.filter(conversation=conversation).exists()
+    step = Step.objects.get(name__startswith="model request")
+    assert (step.status, step.outcome) == (Step.Status.INTERRUPTED, TurnStopped.step_outcome)
+
+
+ASKED: list = []  # the requests the model below was sent
+
+
+async def _counts(messages, info: AgentInfo):
+    ASKED.append(messages)
+    yield "Hello."
+
+
+@agent("test-llm-stopped-first", name="Model stopped before it is asked", listed=False)
+async def stopped_first_llm(ctx, message: str) -> None:
+    await sync_to_async(STOP[0])()  # the Stop lands before the model is asked
+    model = FunctionModel(stream_function=_counts)
+    await run_llm_turn(ctx, model, provider_label='The model provider "counted"')
+
+
+def test_a_stop_before_the_model_is_asked_sends_it_nothing(client, alice):
+    ASKED.clear()
+    conversation = start(alice, "test-llm-stopped-first")
+    STOP[:] = [lambda: client.post(f"/c/{conversation.pk}/stop", HTTP_HX_REQUEST="true")]
+    send(client, conversation, "hi")
+    # The model step's start finds the turn stopped ("Thinking…" is stored in its hop): the
+    # run lets go there, and the request never goes out.
+    assert Turn.objects.get().status == Turn.Status.STOPPED
+    assert ASKED == []
     step = Step.objects.get(name__startswith="model request")
     assert (step.status, step.outcome) == (Step.Status.INTERRUPTED, TurnStopped.step_outcome)
