@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.db import IntegrityError
+from django.db import IntegrityError, close_old_connections
 from django.utils import timezone
 
 from connections import services
@@ -670,6 +670,14 @@ def _run_hidden_step(
     return its result (another run's, if that one recorded the step first). Nobody watches
     it run, so it is not recorded as started: a run that dies in it leaves no record, and
     the replay runs it again, as it does a step left unfinished."""
+    try:
+        return _hidden_step(turn, index, name, arguments, unfinished, fn, args, describe)
+    finally:
+        # A thread of the loop's pool keeps no pooled connection (a SQLite file's is kept).
+        close_old_connections()
+
+
+def _hidden_step(turn, index, name, arguments, unfinished, fn, args, describe) -> Any:
     record = Step(
         turn=turn,
         call_index=index,
