@@ -280,8 +280,9 @@ class TurnContext:
         name = steps.shorten(name, 200)
         unfinished = index in self._recorded.unfinished
         if not shown and start is finish is None and not inspect.iscoroutinefunction(fn):
-            # Bookkeeping: started, run and recorded in one hop, off the shared thread (three
-            # hops one after the other took a millisecond or two of a turn's way).
+            # Bookkeeping: run and recorded in one hop and one write, off the shared thread
+            # (a hop to start it, one to run it and one to record it took a millisecond or
+            # two of a turn's way).
             return await sync_to_async(_run_hidden_step, thread_sensitive=False)(
                 self.turn, index, name, summary, unfinished, fn, args, describe
             )
@@ -670,14 +671,6 @@ def _run_hidden_step(
     return its result (another run's, if that one recorded the step first). Nobody watches
     it run, so it is not recorded as started: a run that dies in it leaves no record, and
     the replay runs it again, as it does a step left unfinished."""
-    try:
-        return _hidden_step(turn, index, name, arguments, unfinished, fn, args, describe)
-    finally:
-        # A thread of the loop's pool keeps no pooled connection (a SQLite file's is kept).
-        close_old_connections()
-
-
-def _hidden_step(turn, index, name, arguments, unfinished, fn, args, describe) -> Any:
     record = Step(
         turn=turn,
         call_index=index,
@@ -687,15 +680,19 @@ def _hidden_step(turn, index, name, arguments, unfinished, fn, args, describe) -
         started_at=timezone.now(),
     )
     try:
-        result = json.loads(json.dumps(fn(*args)))  # what a replay returns, exactly
-    except Exception as error:
-        failed = _ended(record, Step.Status.FAILED, steps.error_outcome(error))
-        _record_hidden_step(failed, unfinished)
-        raise
-    status, text = _described(record, describe, result)
-    if _record_hidden_step(_ended(record, status, text, result), unfinished):
-        return result
-    return Step.objects.get(turn=turn, call_index=index).result
+        try:
+            result = json.loads(json.dumps(fn(*args)))  # what a replay returns, exactly
+        except Exception as error:
+            failed = _ended(record, Step.Status.FAILED, steps.error_outcome(error))
+            _record_hidden_step(failed, unfinished)
+            raise
+        status, text = _described(record, describe, result)
+        if _record_hidden_step(_ended(record, status, text, result), unfinished):
+            return result
+        return Step.objects.get(turn=turn, call_index=index).result
+    finally:
+        # A thread of the loop's pool keeps no pooled connection (a SQLite file's is kept).
+        close_old_connections()
 
 
 def _record_hidden_step(record: Step, unfinished: bool) -> bool:
