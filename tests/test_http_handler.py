@@ -49,9 +49,11 @@ def test_a_sync_views_requests_keep_their_database_connection(client, alice):
             assert status == 200 and b"Inbox" in body
     finally:
         connection_created.disconnect(dispatch_uid="t")
-    # One connection at most (the first request's thread may have one already): a thread a
-    # request, each opening the database, took most of a millisecond of every request.
-    assert len(opened) <= 1, opened
+    # A thread a request, each opening the database (most of a millisecond of every request),
+    # opened five. Now the pool's threads keep theirs: the first request's thread may open
+    # one, and a request sent as its thread is still on its way back to the pool (the pool
+    # then starts another) one more.
+    assert len(opened) <= 2, opened
 
 
 async def test_a_static_file_and_the_probes_take_no_thread(hops):
