@@ -42,8 +42,10 @@ def settle_part(part: Part, envelope: dict, *, user=None) -> str | None:
         part.state, part.response, part.settled_at, part.settled_by = state, envelope, now, user
         part.search_text = words
         claim(part, envelope)  # the files this answer carries; any other upload goes
+        html = render_part_html(part)
+        # Before the settling signal queues the run: commit hooks run in order, so the tabs
+        # are sent the answered card before the run is woken, and its reply cannot overtake it.
+        transaction.on_commit(partial(part_settled.send, Part, part=part, html=html))
         part_settling.send(Part, part=part)
-    html = render_part_html(part)
     transaction.on_commit(partial(discard_unsent, part))
-    transaction.on_commit(partial(part_settled.send, Part, part=part, html=html))
     return html
