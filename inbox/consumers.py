@@ -20,6 +20,7 @@ class InboxConsumer(AsyncWebsocketConsumer):
         # An inbox page also gets its items; `list` carries its filters.
         self.listing = "list" in query
         self.filters = queries.Filters.read(query)
+        self.counter: queries.Counter | None = None  # made on the database thread, once
         self.group = group_for(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -33,7 +34,9 @@ class InboxConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=await database_sync_to_async(self._changed)(event["part"]))
 
     def _count(self) -> str:
-        return render_count(queries.count_for(self.scope["user"]), oob=True)
+        if self.counter is None:
+            self.counter = queries.Counter(self.scope["user"])
+        return render_count(self.counter.count(), oob=True)
 
     def _changed(self, part_id: int) -> str:
         html = self._count()

@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 
+from django.db import connection
 from django.http import QueryDict
 
 from elicitation.models import Part
@@ -67,6 +68,27 @@ def waiting_for(user, filters: Filters = Filters()):
 def count_for(user) -> int:
     """Return how many questions wait for the person (the header's count)."""
     return waiting_for(user).count()
+
+
+class Counter:
+    """The header's count for one person, asked again and again (an open page's socket, at
+    every change): its statement is built and compiled once.
+
+    The ORM took 2.5 of the 2.6 ms a count cost to build and compile the query, at every
+    question asked and answered, on the thread every run and socket shares. What the statement
+    reads is all in the database (the person's conversations, routes and groups are
+    subqueries), so one compiled for a person stays right for as long as they are that person.
+    """
+
+    def __init__(self, user):
+        waiting = waiting_for(user).order_by().values("pk")
+        sql, self.params = waiting.query.sql_with_params()
+        self.sql = f"SELECT COUNT(*) FROM ({sql}) waiting"
+
+    def count(self) -> int:
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql, self.params)
+            return cursor.fetchone()[0]
 
 
 def kind_label(part: Part) -> str:

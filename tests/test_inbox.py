@@ -3,7 +3,7 @@
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, User
 from django.test import Client
 
 from elicitation.models import Part
@@ -99,6 +99,10 @@ def test_the_inbox_needs_a_login():
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
 
 
+def join(user, group: str) -> None:
+    Group.objects.get(name=group).user_set.add(user)
+
+
 def socket(path: str, cookie: bytes) -> WebsocketCommunicator:
     headers = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
     return WebsocketCommunicator(application, path, headers=[*headers, (b"cookie", cookie)])
@@ -127,6 +131,35 @@ async def test_the_inbox_socket_pushes_new_questions_and_answers(people):
     assert 'data-waiting="0"' in pushed and 'data-state="submitted"' in pushed
     assert "Answered by alice" in pushed
     await communicator.disconnect()
+
+
+async def test_the_headers_count_follows_groups_joined_and_questions_asked_while_it_is_open(people):
+    """The socket compiles its count once: who the person is stays, what waits for them and
+    which groups they are in is read at each count."""
+    carol = await sync_to_async(User.objects.create_user)("carol", password="carol-password-1")
+    communicator = socket("/ws/inbox/", await sync_to_async(cookie_of)(carol))
+    connected, _ = await communicator.connect(timeout=10)
+    assert connected
+    assert 'data-waiting="0"' in await communicator.receive_from(timeout=10)
+
+    await sync_to_async(ask)(people["alice"], "group:release-managers")  # not hers yet
+    await sync_to_async(join)(carol, "release-managers")
+    routed = await sync_to_async(ask)(people["alice"], "user:carol")
+    assert 'data-waiting="2"' in await last_count(communicator)
+
+    await sync_to_async(answer)(
+        await sync_to_async(logged_in)(carol), await sync_to_async(pending)(routed), version="1"
+    )
+    assert 'data-waiting="1"' in await last_count(communicator)
+    await communicator.disconnect()
+
+
+async def last_count(communicator: WebsocketCommunicator) -> str:
+    """Return the last count pushed, once nothing more comes for half a second."""
+    pushed = await communicator.receive_from(timeout=10)
+    while not await communicator.receive_nothing(timeout=0.5):
+        pushed = await communicator.receive_from(timeout=10)
+    return pushed
 
 
 async def test_the_inbox_socket_refuses_the_logged_out():
