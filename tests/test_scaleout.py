@@ -136,16 +136,8 @@ def clear_redis_prefix(prefix: str) -> None:
 
 
 def prepare(server: LiveServer) -> None:
-    """Migrate, create the person (before `seed`, so it makes no local login), seed: in one
-    process (each manage.py start costs about 2 s of CPU)."""
-    script = (
-        "from django.contrib.auth.models import User\n"
-        "from django.core.management import call_command\n"
-        "call_command('migrate', interactive=False, verbosity=0)\n"
-        f"User.objects.create_user({USERNAME!r}, password={PASSWORD!r})\n"
-        "call_command('seed')\n"
-    )
-    server.manage("shell", "-c", script, timeout=360)
+    """Migrate, seed and create the person (`seed` makes a login only with --local-login)."""
+    server.prepare({USERNAME: PASSWORD})
 
 
 class Person:
