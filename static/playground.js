@@ -173,6 +173,14 @@ function draftKey(form) {
   return form.id === "composer" ? `draft:composer:${location.pathname}` : `draft:${form.closest("article.part").id}`;
 }
 
+// A chosen file cannot be kept in a draft (nor set again by a script), and a secret never is,
+// whatever path saves or restores the draft: a password-type input, or one marked data-secret
+// (a connection card's credential fields).
+function keptInDraft(input) {
+  if (!input.name || input.tagName === "BUTTON" || input.matches("[data-secret]")) return false;
+  return !["hidden", "file", "password"].includes(input.type);
+}
+
 function saveDraft(form) {
   if (form.id === "composer") {
     sessionStorage.setItem(draftKey(form), form.elements.text.value);
@@ -180,8 +188,7 @@ function saveDraft(form) {
   }
   const saved = {};
   for (const input of form.elements) {
-    // A chosen file cannot be kept in a draft (nor set again by a script).
-    if (!input.name || input.type === "hidden" || input.type === "file" || input.tagName === "BUTTON") continue;
+    if (!keptInDraft(input)) continue;
     saved[input.name] ??= [];
     if (input.type === "checkbox" || input.type === "radio") {
       if (input.checked) saved[input.name].push(input.value);
@@ -204,7 +211,7 @@ function restoreDraft(form, key) {
   if (!saved) return;
   for (const input of form.elements) {
     const values = saved[input.name];
-    if (!values || input.type === "hidden" || input.type === "file" || input.tagName === "BUTTON") continue;
+    if (!values || !keptInDraft(input)) continue;
     if (input.type === "checkbox" || input.type === "radio") input.checked = values.includes(input.value);
     else if (input.multiple) for (const option of input.options) option.selected = values.includes(option.value);
     else input.value = values.at(-1) ?? "";

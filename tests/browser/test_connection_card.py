@@ -2,7 +2,10 @@
 a good one connects and the agent goes on; the Connections page lists, renames and revokes.
 Both are axe clean, in light and dark, at 375 and 1366 px (screenshots in test-artifacts/)."""
 
+import json
+
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.axe import serious_findings
 from tests.browser.chat import screenshot, send, socket_open
@@ -142,3 +145,52 @@ def test_a_connection_made_on_the_page_is_offered_on_the_card(browser, live_serv
             said = f"Using “Personal”: token sha256 {digest(GOOD_TOKEN)}"
             page.locator(".bubble.agent", has_text=said).wait_for()
         context.close()
+
+
+def test_a_typed_secret_is_never_kept_in_the_tabs_drafts(browser, live_server):
+    """Logged out mid-Connect, the card keeps what may be kept, never the credential: not after
+    the refused Connect, not after a reload, and a draft that holds one is not put back."""
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    log_in_as_alice(page, live_server)
+    conversation = live_server.manage("shell", "-c", NEW_CONVERSATION).split()[-1]
+    page.goto(f"{live_server.url}/c/{conversation}/")
+    socket_open(page)
+    send(page, "list my repositories")
+    card = page.locator("article.part--connection.part--pending")
+    card.wait_for()
+    part_id = card.get_attribute("id")
+
+    context.clear_cookies(name="sessionid")  # the session expired
+    card.get_by_label("Access token").fill(GOOD_TOKEN)
+    card.get_by_label("Region").fill("us")
+    card.get_by_role("button", name="Connect Demo").click()
+    expect(card.get_by_role("alert")).to_contain_text("You were logged out.")
+    storage = page.evaluate("() => ({...sessionStorage})")
+    assert json.loads(storage[f"draft:{part_id}"])["field.region"] == ["us"]
+    assert GOOD_TOKEN not in json.dumps(storage)
+
+    page.reload()  # to the login page, in the same tab
+    page.wait_for_url("**/accounts/login/**")
+    assert GOOD_TOKEN not in json.dumps(page.evaluate("() => ({...sessionStorage})"))
+    page.fill("#id_username", "alice")
+    page.fill("#id_password", USERS["alice"])
+    page.click("button[type=submit]")
+    page.wait_for_url(f"**/c/{conversation}/")
+    card = page.locator(f"#{part_id}")
+    expect(card.get_by_label("Access token")).to_have_value("")
+    assert GOOD_TOKEN not in json.dumps(page.evaluate("() => ({...sessionStorage})"))
+
+    # A draft that holds a credential (an older page kept one) gives back all but it.
+    page.evaluate(
+        """([key, token]) => {
+            const draft = {"field.token": [token], "field.region": ["eu"]};
+            sessionStorage.setItem(key, JSON.stringify(draft));
+            restoreDraft(document.querySelector(`#${key.slice(6)} .connection-form`), key);
+        }""",
+        [f"draft:{part_id}", GOOD_TOKEN],
+    )
+    expect(card.get_by_label("Region")).to_have_value("eu")
+    expect(card.get_by_label("Access token")).to_have_value("")
+    context.close()
