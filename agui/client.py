@@ -120,8 +120,10 @@ async def _stream(agent, body, reader: RunReader, on_text: OnText | None, wire) 
 
 
 def describe_error(agent: AguiAgentConfig, error: Exception) -> str:
-    """Return what went wrong reaching the agent, for the person (refused, TLS, status)."""
-    who = f"{agent.display_name} ({agent.url})"
+    """Return what went wrong reaching the agent, for the person (refused, TLS, status).
+
+    Never its address: every chat user reads this (staff find it on the admin's turn page)."""
+    who = agent.display_name
     if isinstance(error, httpx.HTTPStatusError):
         status = error.response.status_code
         if status in (401, 403):

@@ -64,7 +64,7 @@ async def run_agui_turn(
             credential,
             body,
             live,
-            arguments={"agent": declared.url, "messages": len(messages)},
+            arguments={"agent": declared.name, "messages": len(messages)},  # (no address)
             describe=_describe_run,
             start=live.thinking,  # shown as the run goes out, with the step
             finish=live.cleared,  # the text becomes a message next
@@ -80,7 +80,7 @@ async def run_agui_turn(
         if run["text"]:
             await ctx.say(_reply(run))
         if run["error"]:
-            raise AguiRunFailed(run["error"])
+            raise AguiRunFailed(run["error"], address=declared.url)
         state = run["state"]
         messages = run["snapshot"] or [*messages, *run["messages"]]
         for call in run["calls"]:

@@ -89,10 +89,9 @@ async def run_llm_turn(
                         prompt, message_history=messages, deferred_tool_results=answers, deps=ctx
                     )
             except (ModelAPIError, UnexpectedModelBehavior) as error:
-                fault = ProviderError(explain(error, provider_label))
-                if provider_address:
-                    fault.add_note(f"Provider address: {provider_address}")
-                raise fault from error
+                raise ProviderError(
+                    explain(error, provider_label), address=provider_address
+                ) from error
             output, before, messages = result.output, messages, result.all_messages()
         if not isinstance(output, DeferredToolRequests):
             break

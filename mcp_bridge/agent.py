@@ -60,7 +60,7 @@ async def mcp_server(ctx: TurnContext, message: str) -> None:
         describe=describe_tool_list,
     )
     if "error" in listed:
-        await ctx.report_error(listed["error"])
+        await ctx.report_error(listed["error"], address=server.target)
         return
     tools = {tool["name"]: tool for tool in listed["tools"]}
     if unknown := _unknown_tool(message, tools):
@@ -80,7 +80,7 @@ async def mcp_server(ctx: TurnContext, message: str) -> None:
     from mcp_bridge.calls import call_tool  # the MCP SDK: imported when first used (`waking`)
 
     outcome = await call_tool(ctx, server, name, arguments)
-    await show_outcome(ctx, name, outcome)
+    await show_outcome(ctx, name, outcome, address=server.target)
 
 
 async def _listed_tools(server: servers.ServerConfig, conversation_id: int) -> dict:

@@ -185,22 +185,24 @@ def refusal(server: ServerConfig) -> ErrorData:
 
 
 def describe_error(server: ServerConfig, error: BaseException) -> str:
-    """Return what went wrong talking to `server`, in words a developer can act on."""
+    """Return what went wrong talking to `server`, in words a developer can act on.
+
+    Never its address (URL or command): every chat user reads this; staff find it on the
+    admin's turn page (`report_error`'s `address`), and `mcp_check` prints it beside."""
     cause = root_cause(error)
     name = server.display_name
     if isinstance(cause, ConnectionGoneError):
         return f"{name} needs your {server.connection} connection: {cause}"
     if isinstance(cause, FileNotFoundError):
-        return f"Could not start {name}: command not found: {server.command}."
+        return f"Could not start {name}: its command was not found."
     if isinstance(cause, PermissionError):
-        return f"Could not start {name}: {server.command} is not executable."
+        return f"Could not start {name}: its command is not executable."
     if any(isinstance(e, ssl.SSLError) or "[SSL" in str(e) for e in _causes(cause)):
-        return f"Could not connect to {name} at {server.url}: TLS failed ({cause})."
+        return f"Could not connect to {name}: TLS failed ({cause})."
     if isinstance(cause, httpx2.ConnectError | ConnectionRefusedError):
-        return f"Could not connect to {name} at {server.url}: connection refused or unreachable."
+        return f"Could not connect to {name}: connection refused or unreachable."
     if isinstance(cause, httpx2.HTTPStatusError):
-        status = cause.response.status_code
-        return f"{name} answered HTTP {status} at {server.url}."
+        return f"{name} answered HTTP {cause.response.status_code}."
     if isinstance(cause, TimeoutError | httpx2.TimeoutException):
         return timed_out(server)
     if isinstance(cause, MCPError) and "timed out" in cause.message:

@@ -14,10 +14,11 @@ MAX_IMAGE_BYTES = 256_000
 IMAGE_TYPES = {"image/png", "image/jpeg", "image/gif", "image/webp"}
 
 
-async def show_outcome(ctx: TurnContext, tool: str, outcome: dict) -> None:
-    """Show what calling `tool` came to: its result, or why there is none."""
+async def show_outcome(ctx: TurnContext, tool: str, outcome: dict, *, address: str = "") -> None:
+    """Show what calling `tool` came to: its result, or why there is none (the server's
+    `address` kept for staff when the call failed)."""
     if "error" in outcome:
-        await ctx.report_error(f"Calling {tool} failed: {outcome['error']}")
+        await ctx.report_error(f"Calling {tool} failed: {outcome['error']}", address=address)
         return
     result = outcome["result"]
     blocks = result.get("content") or []

@@ -53,7 +53,18 @@ class ReplayDivergedError(Exception):
 class ExplainedFault(Exception):
     """The run failed in a way its message explains to the person (a model provider that is
     down, say). The chat shows the message as it is; the log gets one line; the admin's turn
-    page keeps the whole trace, with the notes (`add_note`) meant for staff only."""
+    page keeps the whole trace, with the notes (`add_note`) meant for staff only: `address`,
+    where the agent or service at fault is, is one (never in the message)."""
+
+    def __init__(self, message: str, *, address: str = "") -> None:
+        super().__init__(message)
+        if address:
+            self.add_note(address_note(address))
+
+
+def address_note(address: str) -> str:
+    """Return the staff-only note naming where an agent or service is (a URL, a command)."""
+    return f"Address: {address}"
 
 
 class UnsupportedRenderableError(Exception):
@@ -230,9 +241,14 @@ class TurnContext:
         """Add a note about the run (shown apart from the agent's own words)."""
         await self._emit(Message.Role.NOTE, text)
 
-    async def report_error(self, text: str) -> None:
-        """Show the person that the run stopped (the runner calls this, not agents)."""
+    async def report_error(self, text: str, *, address: str = "") -> None:
+        """Show the person that the run stopped (the runner calls this), or that a call failed
+        without failing the turn (an MCP server's). `address`, where the agent or service at
+        fault is, goes only to the admin's turn page, for staff, as an `ExplainedFault`'s."""
         await self._emit(Message.Role.ERROR, text)
+        if address:
+            note = f"{text}\n{address_note(address)}"
+            await Turn.objects.filter(pk=self.turn.pk).aupdate(error_trace=note)
 
     async def _emit(self, role: str, text: str, *, plain: bool = False) -> None:
         index = self._next_call()
@@ -859,6 +875,7 @@ def build_part(
         value=value,
         allowed_actions=allowed_actions,
         intent=intent,
+        asker=turn.conversation.agent.name,
         approval_key=approval_key,
         owner_may_answer=not requires_other,
     )

@@ -115,7 +115,7 @@ def test_a_failing_provider_fails_the_turn_with_a_message_naming_it(
     assert shown.startswith(f"The OpenAI-compatible server (LLM_BASE_URL) {expected}")
     assert server.base_url not in shown and "default" not in shown
     assert "Traceback" in turn.error_trace
-    assert f"Provider address: {server.base_url}" in turn.error_trace
+    assert f"Address: {server.base_url}" in turn.error_trace
     retried = reply.status in (429, 500)
     assert len(server.requests) == (2 if retried else 1)
     # One log record for the fault, without the chain of tracebacks behind it.

@@ -36,7 +36,8 @@ class Command(BaseCommand):
             if run["error"]:
                 failures += 1
                 status = run["error"]
-                self.stdout.write(self.style.ERROR(f"{config.name}: {status}"))
+                # The command line's reader deploys it: the address is theirs to see.
+                self.stdout.write(self.style.ERROR(f"{config.name}: {status} ({config.url})"))
             else:
                 status = f"OK: AG-UI run of {len(run['events'])} event(s)"
                 self.stdout.write(self.style.SUCCESS(f"{config.name}: {status}"))

@@ -29,7 +29,8 @@ class Command(BaseCommand):
             except Exception as error:
                 failures += 1
                 status = describe_error(server, error)
-                self.stdout.write(self.style.ERROR(f"{server.name}: {status}"))
+                # The command line's reader deploys it: the address is theirs to see.
+                self.stdout.write(self.style.ERROR(f"{server.name}: {status} ({server.target})"))
             else:
                 status = f"OK: {len(tools)} tool(s)"
                 self.stdout.write(self.style.SUCCESS(f"{server.name}: {status}"))
