@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from connections import checks, oauth, services, signin, vault
 from connections.models import Connection, ConnectionGoneError, use
-from elicitation.access import LOGGED_OUT
+from elicitation.access import LOGGED_OUT, refused
 from elicitation.kinds import connection as connection_kind
 from elicitation.models import Part
 from elicitation.rendering import render_part_html
@@ -82,8 +82,8 @@ async def connect_part(request: HttpRequest, part_id: int) -> HttpResponse:
         return await refuse(part, status=422, submitted=kept, errors=errors)
     try:
         vault.keys()  # before the credential goes anywhere, even to its service's test
-    except vault.VaultError as error:
-        return await refuse(part, status=503, submitted=kept, errors={"": str(error)})
+    except vault.VaultError as error:  # said beside the form, which keeps what was typed
+        return refused(str(error), status=503)
     if problem := await checks.check(service, values):
         return await refuse(part, status=422, submitted=kept, errors={"": problem + NOT_SAVED})
     connection = await sync_to_async(Connection.store)(user, service.name, label, values)
@@ -157,6 +157,10 @@ def connections_page(request: HttpRequest) -> TemplateResponse:
         declared, problem = services.load(), ""
     except services.ServicesFileError as error:
         declared, problem = {}, str(error)
+    try:
+        vault.keys()  # without a usable key nothing can be connected: said before anyone types
+    except vault.VaultError as error:
+        problem = problem or str(error)
     connections = list(Connection.objects.owned_by(request.user))
     for connection in connections:
         known = declared.get(connection.service)

@@ -1,10 +1,17 @@
-"""Logged-out requests from inside the chat: said inline, never a login page swapped in."""
+"""Refused requests from inside the chat: said inline, never a page swapped in.
+
+A logged-out htmx request gets 401 (the page adds a login link). Any other refusal meant for
+the person is `refused(message, status=...)`: nothing is swapped, and the `requestRefused`
+event carries the sentence, which static/playground.js shows beside the form that sent it.
+"""
 
 from collections.abc import Callable
 from functools import wraps
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
+from django.utils.html import format_html
+from django_htmx.http import reswap, trigger_client_event
 
 LOGGED_OUT = "You were logged out. Log in again — your answer is kept."
 
@@ -24,3 +31,10 @@ def login_required_inline(view: Callable[..., HttpResponse]) -> Callable[..., Ht
         return guarded(request, *args, **kwargs)
 
     return wrapped
+
+
+def refused(message: str, *, status: int) -> HttpResponse:
+    """Return a refusal that replaces nothing on the page and says `message` beside the form."""
+    response = HttpResponse(format_html('<p class="error" role="alert">{}</p>', message))
+    response.status_code = status
+    return trigger_client_event(reswap(response, "none"), "requestRefused", {"message": message})

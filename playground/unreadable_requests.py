@@ -22,8 +22,8 @@ from django.core.exceptions import (
 from django.http import HttpRequest, HttpResponse, UnreadablePostError
 from django.http.multipartparser import MultiPartParserError
 from django.utils.decorators import sync_and_async_middleware
-from django.utils.html import format_html
-from django_htmx.http import reswap, trigger_client_event
+
+from elicitation.access import refused
 
 TOO_BIG = (
     "This form is {size} bytes, and the server reads at most {limit} KiB in one request, "
@@ -69,10 +69,3 @@ def _refusal(request: HttpRequest) -> HttpResponse | None:
     except (BadRequest, SuspiciousOperation, MultiPartParserError, UnreadablePostError):
         return refused(UNREADABLE, status=400)
     return None
-
-
-def refused(message: str, *, status: int) -> HttpResponse:
-    """Return a refusal that replaces nothing on the page and says `message` beside the form."""
-    response = HttpResponse(format_html('<p class="error" role="alert">{}</p>', message))
-    response.status_code = status
-    return trigger_client_event(reswap(response, "none"), "requestRefused", {"message": message})

@@ -13,9 +13,9 @@ cuts off is never handed to a view (Django drops the request), so nothing of it 
 from asgiref.sync import sync_to_async
 from django.urls import Resolver404, resolve
 
+from elicitation.access import refused
 from elicitation.contract import size_text
 from elicitation.uploads import body_limit
-from playground.unreadable_requests import refused
 
 TOO_LARGE = (
     "These files are more than this question takes at once ({limit} in all), so nothing was "

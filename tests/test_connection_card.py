@@ -1,6 +1,8 @@
 """A `connection` card: the credential posts to the vault, which keeps it sealed and settles the
 card with a reference; the secret is nowhere else (rows, raw database, log, pages, wire)."""
 
+import json
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -187,7 +189,26 @@ def test_without_a_vault_key_the_credential_goes_nowhere(client, card, demo, set
     settings.CONNECTIONS_KEYS = []
     response = connect(client, card)
     assert response.status_code == 503
-    assert "This playground has no CONNECTIONS_KEY" in response.content.decode()
+    # Said beside the form (nothing swapped, what was typed stays), in the vault's own words.
+    refusal = json.loads(response.headers["HX-Trigger"])["requestRefused"]["message"]
+    assert refusal.startswith("This playground has no CONNECTIONS_KEY")
     assert demo.requests == []  # not even to the service's test
     assert not Connection.objects.exists()
     assert GOOD_TOKEN not in everything_stored()
+
+
+def test_without_a_vault_key_the_card_says_so_before_anyone_types(client, card, settings):
+    def tag(html: str, marker: str) -> str:
+        return html.split(marker)[1].split(">")[0]
+
+    key, settings.CONNECTIONS_KEYS = settings.CONNECTIONS_KEYS, []
+    html = client.get(f"/c/{card.conversation_id}/").content.decode()
+    assert "Nothing can be connected here: this playground has no CONNECTIONS_KEY" in html
+    assert " disabled" in tag(html, 'name="field.token"')
+    assert " disabled" in tag(html, 'name="connect"')
+    assert " disabled" not in tag(html, 'value="cancel"')  # Cancel still works
+    # The card reads the key as it is drawn: once one is set, the same card connects.
+    settings.CONNECTIONS_KEYS = key
+    html = client.get(f"/c/{card.conversation_id}/").content.decode()
+    assert "Nothing can be connected here" not in html
+    assert " disabled" not in tag(html, 'name="field.token"')

@@ -93,3 +93,9 @@ def test_the_admin_shows_metadata_only(client, mine):
         ciphertext = bytes(mine.sealed)[4:]
         assert ciphertext.hex()[:16] not in html
         assert base64.b64encode(ciphertext).decode()[:16] not in html
+
+
+def test_without_a_vault_key_the_page_says_so_before_anyone_types(client, demo, alice, settings):
+    settings.CONNECTIONS_KEYS = []
+    client.force_login(alice)
+    assert "This playground has no CONNECTIONS_KEY" in page(client)

@@ -17,7 +17,12 @@ is connected by signing in at the provider instead (`signin`: OAuth; the card's 
 sends the person there, and the vault's callback settles the card) and the person's existing
 connection (`{"id", "label"}`, or none), and the agent it is for when another asks on its
 behalf (`for_agent`).
+
+Without a `CONNECTIONS_KEY` the vault can keep nothing: the card says so, with its connect
+forms disabled, before anyone types (Decline and Cancel still work).
 """
+
+from django.conf import settings
 
 from elicitation import contract
 from elicitation.kinds.base import NOT_OFFERED, Answer, InteractionKind, Refusal
@@ -26,6 +31,10 @@ from elicitation.models import Part
 
 NAME = "connection"
 CONNECT_IN_CARD = "Connect with the card's own form: a credential is never sent as an answer."
+NO_VAULT_KEY = (
+    "Nothing can be connected here: this playground has no CONNECTIONS_KEY to keep connections "
+    "encrypted with. Whoever runs it needs to set one; until then you can decline or cancel."
+)
 
 
 def parse_connection_request(payload: object, value: object) -> tuple[dict | None, str]:
@@ -88,6 +97,8 @@ def connection_context(part: Part, submitted: dict | None, errors: dict | None) 
         "label_value": label,
         "label_error": errors.get("label", ""),
         "open_form": bool(submitted) or not part.normalized.get("existing"),
+        # Read at each rendering, so a card asked before the key was set connects once it is.
+        "no_vault_key": "" if settings.CONNECTIONS_KEYS else NO_VAULT_KEY,
     }
 
 
