@@ -75,6 +75,9 @@ class Part(models.Model):
     payload = models.JSONField(help_text="What the agent sent, exactly as sent.")
     normalized = models.JSONField(null=True, blank=True)
     intent = models.CharField(max_length=40, blank=True)
+    # The asking agent's name when it asked: a wizard's questions stay "Agent setup asks" after
+    # the agent they made takes over the conversation. Blank: the conversation's agent.
+    asker = models.CharField(max_length=80, blank=True)
     allowed_actions = models.JSONField(default=list)
     value = models.JSONField(null=True, blank=True, help_text="Values the form starts with.")
     # For tool_permission approvals: what is being approved, to remember "for this conversation".

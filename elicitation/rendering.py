@@ -42,7 +42,7 @@ def part_context(
         if known
         else "elicitation/kinds/degraded.html#degraded",
         "kind_label": kind.label if kind else "Question from",
-        "agent_name": part.conversation.agent.name,
+        "agent_name": part.asker or part.conversation.agent.name,
         "owner_name": part.conversation.owner.get_username(),
         # A routed question's dates and times read in the owner's zone: it says so.
         "has_times": any(
