@@ -6,6 +6,9 @@ the schedule model cannot keep, how the first question starts.
 Nothing here may be rounded to a neighbouring schedule: it is filled exactly, or asked.
 """
 
+import re
+from pathlib import Path
+
 import pytest
 
 from playground.onboarding.extraction import extract
@@ -417,3 +420,156 @@ def test_it_reads_how_people_write(description: str, expected: dict, asks: str |
 
 def test_it_covers_at_least_forty_fresh_descriptions() -> None:
     assert len({description for description, _, _ in CASES}) >= 40
+
+
+# --- The README's own words ------------------------------------------------------------------
+# Each phrase of the README's "What it understands" table, in a description, and what it is read
+# as; then each phrase of "What it cannot keep", and the reason its question starts with. The
+# keys must be the README's phrases exactly, so the README and the wizard cannot drift apart.
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+ZENDESK = "Summarise Zendesk tickets {} in #support"
+SCHEDULED = "Every day at 9am summarise Zendesk tickets in #support, {}"
+HOURLY = "Every hour summarise Zendesk tickets and {}"
+
+UNDERSTOOD = {
+    "every 15 minutes": (ZENDESK, {"trigger": {"kind": "every_n_minutes", "minutes": 15}}),
+    "hourly": (ZENDESK, {"trigger": {"kind": "hourly"}}),
+    "every 2 hours": (ZENDESK, {"trigger": {"kind": "every_n_minutes", "minutes": 120}}),
+    "every day at 9am": (ZENDESK, {"trigger": {"kind": "daily", "time": "09:00"}}),
+    "weekdays at 8:30": (ZENDESK, {"trigger": {"kind": "weekdays", "time": "08:30"}}),
+    "every Monday and Thursday at 9": (
+        ZENDESK,
+        {"trigger": {"kind": "weekly", "days": ["monday", "thursday"], "time": "09:00"}},
+    ),
+    "on weekends at 10am": (
+        ZENDESK,
+        {"trigger": {"kind": "weekly", "days": ["saturday", "sunday"], "time": "10:00"}},
+    ),
+    "at 9am and 4pm every day": (
+        ZENDESK,
+        {"trigger": {"kind": "times_a_day", "times": ["09:00", "16:00"], "weekdays_only": False}},
+    ),
+    "three times a day at 8, 13:00 and 18:00": (
+        ZENDESK,
+        {
+            "trigger": {
+                "kind": "times_a_day",
+                "times": ["08:00", "13:00", "18:00"],
+                "weekdays_only": False,
+            }
+        },
+    ),
+    # Days or weeks said, the time not: the follow-up starts from them.
+    "every other Monday": (
+        ZENDESK,
+        {"proposed": {"trigger": {"kind": "every_n_weeks", "weeks": 2, "days": ["monday"]}}},
+    ),
+    "every 3 weeks on Friday": (
+        ZENDESK,
+        {"proposed": {"trigger": {"kind": "every_n_weeks", "weeks": 3, "days": ["friday"]}}},
+    ),
+    "fortnightly": (ZENDESK, {"proposed": {"trigger": {"kind": "every_n_weeks", "weeks": 2}}}),
+    "on the 15th of each month": (
+        ZENDESK,
+        {"proposed": {"trigger": {"kind": "monthly", "day_of_month": "15"}}},
+    ),
+    "the first day of every month": (
+        ZENDESK,
+        {"proposed": {"trigger": {"kind": "monthly", "day_of_month": "1"}}},
+    ),
+    "first weekday of the month": (
+        ZENDESK,
+        {"proposed": {"trigger": {"kind": "monthly", "day_of_month": "first_weekday"}}},
+    ),
+    "last day of the month": (
+        ZENDESK,
+        {"proposed": {"trigger": {"kind": "monthly", "day_of_month": "last_day"}}},
+    ),
+    "when I ask": (ZENDESK, {"trigger": {"kind": "on_demand"}}),
+    "on demand": (ZENDESK, {"trigger": {"kind": "on_demand"}}),
+    "Berlin time": (SCHEDULED, {"timezone": "Europe/Berlin"}),
+    "CET": (SCHEDULED, {"timezone": "Europe/Berlin"}),
+    "NY": (SCHEDULED, {"timezone": "America/New_York"}),
+    "SF": (SCHEDULED, {"timezone": "America/Los_Angeles"}),
+    "Vancouver time": (SCHEDULED, {"timezone": "America/Vancouver"}),
+    "America/Toronto": (SCHEDULED, {"timezone": "America/Toronto"}),
+    "Zendsk": (
+        "Every hour check {} and post urgent tickets to #support",
+        {"proposed": {"platform": "zendesk"}},
+    ),
+    "Intercomm": (
+        "Every hour check {} and post new conversations to #support",
+        {"proposed": {"platform": "intercom"}},
+    ),
+    "#support": (
+        "Every hour summarise Zendesk tickets in {}",
+        {"destination": {"kind": "slack", "channel": "#support"}},
+    ),
+    "email ops@example.com": (
+        HOURLY,
+        {"destination": {"kind": "email", "address": "ops@example.com"}},
+    ),
+    "DM me": (HOURLY, {"proposed": {"destination": {"kind": "slack_dm"}}}),
+    "a Slack DM": (
+        "Every hour summarise Zendesk tickets and send me {}",
+        {"destination": {"kind": "slack_dm"}},
+    ),
+    "post it here": (HOURLY, {"destination": {"kind": "chat"}}),
+}
+
+ASKED_WITH_A_REASON = {
+    "biweekly": (ZENDESK, "“Biweekly” can mean every two weeks or twice a week."),
+    "IST": (
+        "Every day at 9am {} summarise Zendesk tickets in #support",
+        "The time zone you named can mean India, Dublin or Israel time.",
+    ),
+    "the 31st": ("Summarise Zendesk tickets on {} in #support", "Not every month has a 31st"),
+    "every 31st of February": (ZENDESK, "There is no 31st of February"),
+    "every other day": (ZENDESK, "I can run an agent every day or on set days of the week"),
+    "the first Monday of the month": (
+        "Summarise Zendesk tickets on {} in #support",
+        "I can run an agent on a day of the month, or its first or last weekday, but not on a "
+        "given weekday of the month.",
+    ),
+    "twice a month": (ZENDESK, "I can run an agent once a month or every few weeks"),
+    "quarterly": (ZENDESK, "I can run an agent at most a month apart"),
+    "at 25:00": ("Summarise Zendesk tickets every day {} in #support", "“25:00” is not a time"),
+    "every 30 seconds": (ZENDESK, "The agent can run every 5 to 1440 minutes, not seconds apart"),
+}
+
+
+def readme_section(start: str, end: str) -> str:
+    text = README.read_text()
+    return text[text.index(start) : text.index(end, text.index(start))]
+
+
+def table_phrases() -> list[str]:
+    rows = readme_section("| you write | it reads |", "\n\n").splitlines()[2:]
+    return [phrase for row in rows for phrase in re.findall(r'"([^"]+)"', row.split(" | ")[0])]
+
+
+def test_the_readme_table_and_the_wizard_name_the_same_phrases() -> None:
+    assert sorted(table_phrases()) == sorted(UNDERSTOOD)
+    cannot = readme_section("What it cannot keep is asked", "The schedule is asked")
+    assert sorted(re.findall(r'"([^"]+)"', cannot)) == sorted(ASKED_WITH_A_REASON)
+
+
+@pytest.mark.parametrize("phrase", UNDERSTOOD)
+def test_every_phrase_of_the_readme_table_is_understood(phrase: str) -> None:
+    description, expected = UNDERSTOOD[phrase]
+    found = extract(description.format(phrase)).to_dict()
+    proposed = expected.get("proposed", {})
+    assert {slot: found["proposed"].get(slot) for slot in proposed} == proposed
+    slots = {slot: value for slot, value in expected.items() if slot != "proposed"}
+    assert {slot: found[slot] for slot in slots} == slots
+    read = {*slots, *proposed}
+    assert not read & set(found["errors"]) or proposed.get("platform")  # a typo says "Did you mean"
+
+
+@pytest.mark.parametrize("phrase", ASKED_WITH_A_REASON)
+def test_what_the_readme_says_it_cannot_keep_is_asked_with_the_reason(phrase: str) -> None:
+    description, reason = ASKED_WITH_A_REASON[phrase]
+    question = next_question(extract(description.format(phrase)))
+    assert question is not None and question["slot"] in ("trigger", "timezone")
+    assert question["payload"]["message"].startswith(reason)

@@ -329,7 +329,7 @@ BAD_FOLLOW_UPS = [
     ("weekly", {"time": "08:30"}, "Choose at least one day of the week."),
     ("every_n_minutes", {"minutes": 2}, "Give a number of minutes between 5 and 1440."),
     ("every_n_minutes", {"minutes": True}, "Give a number of minutes between 5 and 1440."),
-    ("times_a_day", {"times": "09:00"},
+    ("times_a_day", {"times": ", ".join(f"{hour}:00" for hour in range(8, 21))},
      "Give two to 12 different times of day, like 09:00, 16:00."),
     ("every_n_weeks", {"weeks": 1, "days": ["monday"], "time": "09:00"},
      "Give a number of weeks between 2 and 12."),
@@ -346,6 +346,53 @@ def test_a_bad_follow_up_is_asked_again_with_the_reason(kind, follow_up, problem
     again = question_for(draft, "trigger")
     assert again["message"].startswith(problem)
     assert draft.proposed["trigger"]["kind"] == kind  # the same follow-up, not "how often"
+
+
+@pytest.mark.parametrize(
+    ("typed", "weekdays_only", "trigger"),
+    [
+        ("17:00", False, {"kind": "daily", "time": "17:00"}),
+        ("9am", True, {"kind": "weekdays", "time": "09:00"}),
+    ],
+)
+def test_one_time_for_several_times_a_day_is_kept_not_asked_again(
+    typed, weekdays_only, trigger
+) -> None:
+    draft = apply_answer(extract("help"), "trigger", {"kind": "times_a_day"})
+    fields = question_for(draft, "trigger")["requestedSchema"]["properties"]
+    assert fields["times"]["default"] == "09:00, 17:00"  # a suggestion, never empty
+    updated = apply_answer(draft, "trigger", {"times": typed, "weekdays_only": weekdays_only})
+    assert updated.trigger == trigger and "trigger" not in updated.missing
+    assert "trigger" not in updated.errors
+
+
+@pytest.mark.parametrize(
+    ("typed", "times"),
+    [
+        ("9am and 5pm", ["09:00", "17:00"]),
+        ("8, 13:00 and 18:00", ["08:00", "13:00", "18:00"]),
+        ("noon & 6 p.m.", ["12:00", "18:00"]),
+        ("09:00, 16:00", ["09:00", "16:00"]),
+    ],
+)
+def test_times_are_typed_as_a_description_says_them(typed, times) -> None:
+    draft = apply_answer(extract("help"), "trigger", {"kind": "times_a_day"})
+    schema = question_for(draft, "trigger")["requestedSchema"]
+    assert re.fullmatch(schema["properties"]["times"]["pattern"], typed)  # the form takes it
+    updated = apply_answer(draft, "trigger", {"times": typed})
+    assert updated.trigger == {"kind": "times_a_day", "times": times, "weekdays_only": False}
+
+
+def test_a_time_zone_question_starts_from_the_persons_zone() -> None:
+    draft = extract("Every day at 9am summarise Zendesk tickets in #support")
+    draft.home_timezone = "Europe/Vienna"
+    field = question_for(draft, "timezone")["requestedSchema"]["properties"]["timezone"]
+    assert field["default"] == "Europe/Vienna"
+    assert field["oneOf"][0]["const"] == "Europe/Vienna"  # offered first, though not curated
+    named = extract("Every day at 9am summarise Zendesk tickets in #support, IST")
+    named.home_timezone = "Europe/Vienna"
+    field = question_for(named, "timezone")["requestedSchema"]["properties"]["timezone"]
+    assert field["default"] == "Asia/Kolkata"  # what the description named comes first
 
 
 def test_a_partial_schedule_keeps_what_was_given_for_the_next_question() -> None:

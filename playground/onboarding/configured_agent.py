@@ -49,6 +49,11 @@ async def configured(ctx, message: str) -> None:
         await setup_agent.setup(ctx, message)
         return
     missing = await ctx.step(
-        "what the agent lacks", model_setup.missing, ctx.config, drafts.CONFIGURED_KIND, ctx.user.pk
+        "what the agent lacks",
+        model_setup.missing,
+        ctx.config,
+        drafts.CONFIGURED_KIND,
+        ctx.user.pk,
+        shown=False,
     )
     await ctx.say(not_ready(ctx.agent.name, ctx.config, missing))

@@ -73,6 +73,8 @@ class AgentDraft:
     proposed: dict[str, Any] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     redacted: bool = False
+    # The person's own zone, which the time-zone question starts from when the text names none.
+    home_timezone: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-serialisable copy of the draft."""

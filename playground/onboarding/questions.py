@@ -33,6 +33,7 @@ from playground.onboarding.extraction import (
 )
 from playground.onboarding.schedules import (
     DEFAULT_TIME,
+    DEFAULT_TIMES,
     MAX_MINUTES,
     MAX_WEEKS,
     MIN_MINUTES,
@@ -42,6 +43,7 @@ from playground.onboarding.schedules import (
     TIMES_PATTERN,
     as_int,
     as_time,
+    as_times,
     check_trigger,
     describe_trigger,
     missing_key,
@@ -94,7 +96,7 @@ def _time_field(title: str, default: Any = None) -> dict[str, Any]:
     field: dict[str, Any] = {
         "type": "string",
         "title": title,
-        "description": "24-hour clock, HH:MM.",
+        "description": "Like 9am or 16:30 (the 24-hour clock unless you write am or pm).",
         "pattern": TIME_PATTERN,
         "x-ui": {"placeholder": "09:00"},
     }
@@ -107,7 +109,7 @@ def _times_field(title: str, default: Any = None) -> dict[str, Any]:
     field: dict[str, Any] = {
         "type": "string",
         "title": title,
-        "description": "Two or more times on the 24-hour clock, separated by commas.",
+        "description": "Two or more, like 9am and 5pm or 09:00, 16:00.",
         "pattern": TIMES_PATTERN,
         "x-ui": {"placeholder": "09:00, 16:00"},
     }
@@ -276,7 +278,7 @@ def _ask_trigger(draft: AgentDraft) -> Question:
         message += f" I suggest {suggestion}; change it if that is not right."
     fields = {
         "minutes": _minutes_field("Every how many minutes", proposal.get("minutes")),
-        "times": _times_field("Times of day", proposal.get("times")),
+        "times": _times_field("Times of day", _suggested_times(proposal)),
         "weekdays_only": _weekdays_only_field(proposal.get("weekdays_only")),
         "weeks": _weeks_field("Every how many weeks", proposal.get("weeks")),
         "days": _days_field("Days of the week", proposal.get("days")),
@@ -288,12 +290,27 @@ def _ask_trigger(draft: AgentDraft) -> Question:
     return message, properties, list(NEEDS[kind])
 
 
+def _mentioned_times(proposal: dict[str, Any]) -> list[str]:
+    return proposal.get("times") or ([proposal["time"]] if proposal.get("time") else [])
+
+
+def _suggested_times(proposal: dict[str, Any]) -> list[str]:
+    """Return the times a several-times-a-day question starts from: those mentioned, made
+    up to two with the defaults when fewer were."""
+    mentioned = _mentioned_times(proposal)
+    if len(mentioned) >= 2:
+        return mentioned
+    return sorted({*mentioned, *DEFAULT_TIMES})[: max(2, len(mentioned) + 1)]
+
+
 def _ask_how_often(proposal: dict[str, Any]) -> Question:
     message = "How often should the agent run?"
-    mentioned = proposal.get("times") or ([proposal["time"]] if proposal.get("time") else [])
+    mentioned = _mentioned_times(proposal)
     if mentioned:
         message += f" You mentioned {_and(mentioned)}."
-    properties = {"kind": _select("How often", catalog.TRIGGERS, default=proposal.get("kind"))}
+    # Times mentioned suggest a daily schedule: once at one time, or at each of several.
+    suggested = proposal.get("kind") or {0: None, 1: "daily"}.get(len(mentioned), "times_a_day")
+    properties = {"kind": _select("How often", catalog.TRIGGERS, default=suggested)}
     return message, properties, ["kind"]
 
 
@@ -301,7 +318,9 @@ def _ask_timezone(draft: AgentDraft) -> Question:
     candidates = [zone for zone in draft.timezone_candidates if catalog.is_timezone(zone)]
     default = draft.proposed.get("timezone")
     if not catalog.is_timezone(default):
-        default = candidates[0] if candidates else "UTC"
+        # The description's zones first; else the person's own, as their pages show it.
+        known = [*candidates, draft.home_timezone]
+        default = next((zone for zone in known if catalog.is_timezone(zone)), "UTC")
     schedule = describe_trigger(draft.trigger)
     if draft.trigger and draft.trigger.get("kind") in catalog.TIMED_TRIGGERS and schedule:
         message = f"Which time zone should the schedule ({schedule}) follow?"
@@ -436,8 +455,15 @@ def _read_platform(draft: AgentDraft, content: dict[str, Any]) -> Reading:
 def _read_trigger(draft: AgentDraft, content: dict[str, Any]) -> Reading:
     proposal = draft.proposed.get("trigger") or {}
     if "kind" not in content:  # the follow-up: its fields complete the chosen kind
-        trigger, parts, problem = check_trigger({**content, "kind": proposal.get("kind")})
-        return trigger, parts or None, problem
+        values = {**content, "kind": proposal.get("kind")}
+        times = as_times(content.get("times")) or []
+        if values["kind"] == "times_a_day" and len(times) == 1:
+            # One time a day is every day (or weekday) at that time: kept, not asked again.
+            weekdays = content.get("weekdays_only") is True
+            values = {"kind": "weekdays" if weekdays else "daily", "time": times[0]}
+        trigger, parts, problem = check_trigger(values)
+        # A refused answer keeps what was known (the times mentioned) for the next question.
+        return trigger, {**proposal, **parts} if problem else parts or None, problem
     kind = content["kind"]
     if catalog.find(catalog.TRIGGERS, kind) is None:
         return None, None, "Choose how often the agent should run."

@@ -17,7 +17,13 @@ Decisions worth knowing:
 - "every other Monday", "every 2 weeks", "fortnightly" are every two weeks; "biweekly" can also
   mean twice a week, so it is asked. "twice a week" needs its two days named.
 - Monthly runs on a day up to the 28th, the first or last weekday, or the last day; the 29th
-  to 31st are asked about, since not every month has them.
+  to 31st are asked about, since not every month has them, and so is a day no month has.
+- A date of the year ("every 31st of February", "on 3 March"), a clock time no day has
+  ("25:00", "13pm") and "every 30 seconds" are asked about with the reason, never dropped.
+- "weekends" are Saturday and Sunday.
+- A time typed into a form field may be written as the description would ("9am", "16:30",
+  "noon", a bare hour on the 24-hour clock), several of them as a list ("9am and 5pm",
+  "8, 13:00 and 18:00"); see TIME_PATTERN and TIMES_PATTERN.
 """
 
 from __future__ import annotations
@@ -33,11 +39,17 @@ MIN_WEEKS = 2
 MAX_WEEKS = 12
 MAX_TIMES = 12
 DEFAULT_TIME = "09:00"
-TIME_PATTERN = r"^([01]?[0-9]|2[0-3]):[0-5][0-9]$"
-# Several clock times typed into one field: "09:00, 16:00".
-TIMES_PATTERN = (
-    r"^\s*(([01]?[0-9]|2[0-3]):[0-5][0-9])(\s*[,;]?\s*([01]?[0-9]|2[0-3]):[0-5][0-9])*\s*$"
+DEFAULT_TIMES = ["09:00", "17:00"]
+# A clock time typed into a field, as a description may say it: "16:00", "9", "9.30", "4pm",
+# "12:30 p.m.", "noon". A bare hour is on the 24-hour clock.
+_CLOCK_ITEM = (
+    r"(?:(?:0?[1-9]|1[0-2])(?:[:.][0-5][0-9])?\s*[AaPp]\.?\s?[Mm]\.?"
+    r"|(?:[01]?[0-9]|2[0-3])(?:[:.][0-5][0-9])?(?![0-9])|[Nn]oon|[Mm]idday|[Mm]idnight)"
 )
+TIME_PATTERN = rf"^\s*{_CLOCK_ITEM}\s*$"
+# Several of them in one field: "09:00, 16:00", "9am and 5pm", "8, 13:00 and 18:00".
+_CLOCK_SEPARATOR = r"(?:\s*,\s*(?:and\s+)?|\s*;\s*|\s+and\s+|\s*&\s*|\s+)"
+TIMES_PATTERN = rf"^\s*{_CLOCK_ITEM}(?:{_CLOCK_SEPARATOR}{_CLOCK_ITEM})*\s*$"
 
 # Reading a schedule returns (complete trigger, proposal to ask about, note to say first).
 Reading = tuple[dict[str, Any] | None, dict[str, Any] | None, str | None]
@@ -164,6 +176,7 @@ _ON_DEMAND = re.compile(
     r"(?:asks?|tells?|says?|requests?|triggers?)|when asked)\b",
     re.I,
 )
+_EVERY_N_SECONDS = re.compile(rf"\bevery\s+{_NUMBER}\s*-?\s*(?:seconds?|secs?)\b", re.I)
 _EVERY_N_MINUTES = re.compile(rf"\bevery\s+{_NUMBER}\s*-?\s*(?:minutes?|mins?)\b", re.I)
 _EVERY_N_HOURS = re.compile(rf"\bevery\s+{_NUMBER}\s*-?\s*(?:hours?|hrs?)\b", re.I)
 _QUARTER_HOUR = re.compile(
@@ -183,6 +196,7 @@ _WEEKDAYS = re.compile(
 )
 _DAY_NAMES = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _DAY = re.compile(rf"\b({_DAY_NAMES})s?\b", re.I)
+_WEEKEND = re.compile(r"(?<![#\w-])week-?ends?\b", re.I)  # not "#weekend"
 _WEEKLY = re.compile(r"\b(?:weekly|once\s+(?:a|per|every)\s+week|every\s+week|each\s+week)\b", re.I)
 _TWICE_A_WEEK = re.compile(
     r"\b(?:twice|two\s+times|2\s*x)\s+(?:a|per|every)\s+week\b|\bsemi-?weekly\b", re.I
@@ -257,12 +271,56 @@ _UNSUPPORTED: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+# A date of the year: "the 31st of February", "on 3 March", "every February 31st". "May" only
+# capitalised ("you may 2x").
+_MONTH_NAME = (
+    r"(?:(?i:january|february|march|april|june|july|august|september|october|november|"
+    r"december)|May)"
+)
+_DATE_OF_YEAR = re.compile(
+    rf"\b(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{_MONTH_NAME})\b|"
+    rf"\b(?P<month_first>{_MONTH_NAME})\s+(?:the\s+)?(?P<day_after>\d{{1,2}})(?:st|nd|rd|th)?\b"
+    r"(?![:.]\d)"
+)
+_DAYS_IN_MONTH = {"february": 29, "april": 30, "june": 30, "september": 30, "november": 30}
+
+
+def _date_of_year(text: str) -> str | None:
+    """Return why a date of the year ("every 31st of February") cannot be kept, or None."""
+    match = _DATE_OF_YEAR.search(text)
+    if match is None:
+        return None
+    day = int(match.group("day") or match.group("day_after"))
+    month = (match.group("month") or match.group("month_first")).capitalize()
+    if not 1 <= day <= _DAYS_IN_MONTH.get(month.lower(), 31):
+        return (
+            f"There is no {catalog.ordinal(day)} of {month}, and I can run an agent at most a "
+            "month apart, not once a year."
+        )
+    return (
+        f"The {catalog.ordinal(day)} of {month} comes once a year, and I can run an agent at "
+        "most a month apart."
+    )
+
+
+def _impossible_time(text: str) -> str | None:
+    """Return why a clock time the text writes cannot be kept ("25:00", "13pm"), or None."""
+    for pattern in (_TIME_12H, _TIME_24H):
+        for match in pattern.finditer(text):
+            if _time_from(match, text) is None:
+                written = match.group(0).strip()
+                return f"“{written}” is not a time of day: give one from 00:00 to 23:59."
+    return None
+
+
 def _number(word: str) -> int:
     return _NUMBER_WORDS.get(word.lower()) or int(word)
 
 
 def _days(text: str) -> list[str]:
     named = {match.group(1).lower() for match in _DAY.finditer(text)}
+    if _WEEKEND.search(text):
+        named |= {"saturday", "sunday"}
     return [day for day in catalog.values(catalog.DAYS) if day in named]
 
 
@@ -340,6 +398,10 @@ def _monthly(text: str) -> tuple[dict[str, Any], str | None]:
                 f"Not every month has a {catalog.ordinal(day)}: choose the last day of the "
                 "month or a day up to the 28th."
             )
+        return trigger | {"kind": "monthly"}, (
+            f"No month has a {catalog.ordinal(day)}: choose the last day of the month or a day "
+            "up to the 28th."
+        )
     return trigger, None
 
 
@@ -379,6 +441,9 @@ def read_schedule(text: str) -> Reading:
     """Return (trigger, proposal, note) for the schedule a description states."""
     if _ON_DEMAND.search(text):
         return {"kind": "on_demand"}, None, None
+    if _EVERY_N_SECONDS.search(text):
+        note = f"The agent can run every {MIN_MINUTES} to {MAX_MINUTES} minutes, not seconds apart."
+        return None, {"kind": "every_n_minutes", "minutes": MIN_MINUTES}, note
     interval = _interval(text)
     if interval is not None:
         minutes = interval.get("minutes")
@@ -390,15 +455,19 @@ def read_schedule(text: str) -> Reading:
     for pattern, note in _UNSUPPORTED:
         if pattern.search(text):
             return None, None, note
+    if note := _date_of_year(text):
+        return None, None, note
 
+    impossible = _impossible_time(text)
     calendar = _calendar(text)
     if calendar is None:
         # Clock times but no cadence: keep them for the question, ask how often.
         times, _ = find_times(text)
         if len(times) > 1:
-            return None, {"times": sorted(times)}, None
-        return None, ({"time": times[0]} if times else None), None
+            return None, {"times": sorted(times)}, impossible
+        return None, ({"time": times[0]} if times else None), impossible
     cadence, note = calendar
+    note = note or impossible
     proposal, stated, times_note = _with_times(cadence, text)
     trigger, _, _ = check_trigger(proposal)
     if trigger is not None and stated and note is None and times_note is None:
@@ -409,14 +478,22 @@ def read_schedule(text: str) -> Reading:
 # --- Checking a schedule given field by field ---------------------------------------------
 
 
+def _field_clock(item: str) -> str | None:
+    """Return "HH:MM" for one clock time as a field takes it (see TIME_PATTERN)."""
+    word = item.strip().lower()
+    if word in ("noon", "midday", "midnight"):
+        return "00:00" if word == "midnight" else "12:00"
+    hour, minute, half = re.fullmatch(r"(\d{1,2})(?:[:.](\d{2}))?\s*([ap])?.*", word).groups()
+    hour = int(hour) % 12 + (12 if half == "p" else 0) if half else int(hour)
+    return _hhmm(hour, int(minute or 0))
+
+
 def as_time(value: Any) -> str | None:
-    """Return a clock time as "HH:MM" from "9:05", "9am" or "noon"; None if there is none."""
+    """Return a clock time as "HH:MM" from "9:05", "9", "9am" or "noon"; None if there is none."""
     if not isinstance(value, str) or not value.strip():
         return None
-    value = value.strip()
     if re.fullmatch(TIME_PATTERN, value):
-        hour, minute = value.split(":")
-        return f"{int(hour):02d}:{minute}"
+        return _field_clock(value)
     return parse_time(value)
 
 
@@ -433,11 +510,12 @@ def as_int(value: Any) -> int | None:
     return None
 
 
-def _as_times(value: Any) -> list[str] | None:
+def as_times(value: Any) -> list[str] | None:
+    """Return the clock times of a list or a field ("9am and 5pm"), sorted; None if unreadable."""
     if isinstance(value, list):
         times = [as_time(item) for item in value]
     elif isinstance(value, str) and re.fullmatch(TIMES_PATTERN, value):
-        times = [as_time(item) for item in re.findall(r"\d{1,2}:\d{2}", value)]
+        times = [_field_clock(item) for item in re.findall(_CLOCK_ITEM, value)]
     else:
         return None
     if not times or None in times:
@@ -475,7 +553,7 @@ def check_trigger(
         return dict(parts), parts, None
     if kind == "times_a_day":
         parts["weekdays_only"] = values.get("weekdays_only") is True
-        times = _as_times(values.get("times"))
+        times = as_times(values.get("times"))
         if times is None or not 2 <= len(times) <= MAX_TIMES:
             return (
                 None,

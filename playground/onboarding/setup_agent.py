@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from elicitation.kinds.config_card import ConfigRules, register_validator
 from elicitation.secrets import REDACTED
+from elicitation.zones import zone_of
 from playground.agents import agent
 from playground.onboarding import answerers, drafts, model_setup, planner, summary
 from playground.onboarding.questions import (
@@ -48,9 +49,9 @@ CARD_MESSAGE = (
 )
 
 
-def _start_turn(agent_id: int, text: str) -> dict:
+def _start_turn(agent_id: int, text: str, home_timezone: str) -> dict:
     saved = drafts.saved_draft(agent_id)
-    draft = planner.read_description(text, saved)
+    draft = planner.read_description(text, saved) | {"home_timezone": home_timezone}
     drafts.save_draft(agent_id, draft)
     return {"draft": draft, "resumed": saved is not None}
 
@@ -81,11 +82,12 @@ register_validator(
 )
 async def setup(ctx, message: str) -> None:
     agent_id = ctx.agent.pk
-    started = await ctx.step(READ_STEP, _start_turn, agent_id, message, shown=False)
+    zone = zone_of(ctx.conversation.owner).key
+    started = await ctx.step(READ_STEP, _start_turn, agent_id, message, zone, shown=False)
     draft = started["draft"]
     if REDACTED in message:
         await ctx.say(SECRET_POINTER)
-    setup_model = await ctx.step("onboarding: the setup model", model_setup.chosen)
+    setup_model = await ctx.step("onboarding: the setup model", model_setup.chosen, shown=False)
     config = None
     if setup_model:
         outcome = await model_setup.propose(ctx, setup_model, message, draft)
@@ -96,7 +98,9 @@ async def setup(ctx, message: str) -> None:
             await ctx.say(MODEL_FAILED.format(reason=outcome["failed"]))
         else:
             config = outcome["config"]
-            await ctx.step("onboarding: keep the proposal", _keep_proposal, agent_id, config)
+            await ctx.step(
+                "onboarding: keep the proposal", _keep_proposal, agent_id, config, shown=False
+            )
     if config is None and not started["resumed"] and planner.understood_nothing(draft):
         await ctx.say(NOT_UNDERSTOOD)
 
@@ -108,7 +112,12 @@ async def setup(ctx, message: str) -> None:
                 return
             config = planner.proposed_config(draft)
         missing = await ctx.step(
-            "onboarding: what the agent lacks", _what_it_lacks, config, setup_model, ctx.user.pk
+            "onboarding: what the agent lacks",
+            _what_it_lacks,
+            config,
+            setup_model,
+            ctx.user.pk,
+            shown=False,
         )
         card = await ctx.render(
             kind="config-card",
