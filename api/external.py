@@ -167,7 +167,7 @@ def _ask(
             IdempotencyKey.objects.create(
                 token=token, key=idempotency_key, body_hash=body_hash, part=part
             )
-        transaction.on_commit(lambda: _show(call, fragments.render_new_part(part)))
+        transaction.on_commit(lambda: _show_part(call, part, conversation))
         if part.is_pending:
             transaction.on_commit(lambda: tell_audience_soon(part))
     return Asked(part, replayed=False)
@@ -196,7 +196,7 @@ def request_connection(conversation: Conversation, service: str, reason: str | N
         )
         part.pushed_at = timezone.now()
         part.save()
-        transaction.on_commit(lambda: _show(call, fragments.render_new_part(part)))
+        transaction.on_commit(lambda: _show_part(call, part, conversation))
         if part.is_pending:
             transaction.on_commit(lambda: tell_audience_soon(part))
     return part
@@ -221,6 +221,19 @@ def _show(call: Call, html: str) -> None:
     if call.opened:
         html = fragments.render_turn(call.turn) + html
     push_html_soon(call.turn.conversation_id, html)
+
+
+def _show_part(call: Call, part: Part, conversation: Conversation) -> None:
+    """Show a new question in every open tab, with the status line (and so the tab's title)
+    counting it: no run of ours pushes one, as a built-in agent's does when it parks."""
+    _show(call, fragments.render_new_part(part) + fragments.render_status(conversation))
+
+
+def show_status(sender, part: Part, **kwargs) -> None:
+    """After an external agent's question settles: every open tab's status line (and title)
+    counts one fewer waiting question."""
+    if part.conversation.agent.kind == KIND:
+        push_html_soon(part.conversation_id, fragments.render_status(part.conversation))
 
 
 def cancel(part: Part) -> bool:
