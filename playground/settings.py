@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "connections",
     "notify",
     "inbox",
+    "playground.accounts",
 ]
 
 MIDDLEWARE = [
@@ -81,6 +82,7 @@ MIDDLEWARE = [
     "playground.unreadable_requests.refuse_unreadable_htmx_posts",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "playground.accounts.proxy.trusted_proxy_sign_in",  # only with PROXY_USER_HEADER
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -248,9 +250,12 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 # Five wrong passwords for one username lock it for 15 minutes (every process shares the
 # counts: django-axes keeps them in the database). `manage.py axes_reset_username` unlocks.
+# Sign-on (README, "Sign-on"): LOCAL_LOGIN=off takes no password anywhere, the admin's login too.
+LOCAL_LOGIN = envbool("LOCAL_LOGIN", True)
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    *(["django.contrib.auth.backends.ModelBackend"] if LOCAL_LOGIN else []),
+    "playground.accounts.people.SignOnBackend",
 ]
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
@@ -265,6 +270,24 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
+# OpenID Connect with any provider, found by discovery from OIDC_ISSUER (unset: none). The
+# client secret is read from the environment variable OIDC_CLIENT_SECRET_ENV names.
+OIDC_ISSUER = os.environ.get("OIDC_ISSUER", "")
+OIDC_CLIENT_ID = os.environ.get("OIDC_CLIENT_ID", "")
+OIDC_CLIENT_SECRET_ENV = os.environ.get("OIDC_CLIENT_SECRET_ENV", "OIDC_CLIENT_SECRET")
+OIDC_PROVIDER_NAME = os.environ.get("OIDC_PROVIDER_NAME", "")
+OIDC_SCOPES = envlist("OIDC_SCOPES", "openid,email,profile")
+OIDC_GROUPS_CLAIM = os.environ.get("OIDC_GROUPS_CLAIM", "groups")
+# A trusted proxy's headers, believed only from these socket peers (addresses or networks).
+PROXY_USER_HEADER = os.environ.get("PROXY_USER_HEADER", "")
+PROXY_EMAIL_HEADER = os.environ.get("PROXY_EMAIL_HEADER", "")
+PROXY_GROUPS_HEADER = os.environ.get("PROXY_GROUPS_HEADER", "")
+PROXY_TRUSTED_ADDRESSES = envlist("PROXY_TRUSTED_ADDRESSES", "")
+# Either way: the provider's group that makes reviewers (staff + the reviewer group), the
+# groups that may sign in at all (empty: everyone the provider signs in), and whom to ask.
+SIGN_ON_REVIEWER_GROUP = os.environ.get("SIGN_ON_REVIEWER_GROUP", "")
+SIGN_ON_ALLOWED_GROUPS = envlist("SIGN_ON_ALLOWED_GROUPS", "")
+SIGN_ON_CONTACT = os.environ.get("SIGN_ON_CONTACT", "")
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

@@ -1,12 +1,7 @@
-from django.conf import settings
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from playground import preferences, schedule_views, views
-
-# The hint about `make run`'s local login only where `make run` is what serves.
-login_view = auth_views.LoginView.as_view(extra_context={"local": not settings.PRODUCTION})
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -35,11 +30,6 @@ urlpatterns = [
     path("", include("connections.urls")),
     path("", include("notify.urls")),
     path("", include("inbox.urls")),
-    path(
-        "accounts/login/",
-        auth_views.LoginView.as_view(extra_context={"local": not settings.PRODUCTION}),
-        name="login",
-    ),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("", include("playground.accounts.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -16,6 +16,7 @@ from django.utils.module_loading import import_string
 from twisted.internet import reactor
 
 from playground import server_loop, startup
+from playground.accounts.proxy import SOCKET_PEER
 
 # How often the server passes over every open connection (reaping closed ones, timeouts,
 # keepalive pings), at most: daphne's own passes run every 1 and 2 seconds.
@@ -83,6 +84,13 @@ class SweepingServer(Server):
             super().timeout_checker()
         else:
             reactor.callLater(1, self.timeout_checker)
+
+    def create_application(self, protocol, scope):
+        # The address that connected, kept beside `client` (which --proxy-headers takes from
+        # X-Forwarded-For): a trusted proxy's sign-on header is believed by this one alone.
+        peer = protocol.transport.getPeer()
+        scope[SOCKET_PEER] = str(getattr(peer, "host", ""))
+        return super().create_application(protocol, scope)
 
     def _due(self, name: str) -> bool:
         now = reactor.seconds()
