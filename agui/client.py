@@ -45,9 +45,13 @@ async def run_once(
     *,
     on_text: OnText | None = None,
     wire: AguiWireLog | None = None,
+    resumed: dict[str, dict] | None = None,
 ) -> dict:
-    """Run the agent once with `body` (a RunAgentInput); return the recorded run."""
-    reader = RunReader(state=body.get("state"), max_events=settings.AGUI_MAX_EVENTS)
+    """Run the agent once with `body` (a RunAgentInput); return the recorded run. `resumed`
+    are the calls its resume entries let it end (see `RunReader`)."""
+    reader = RunReader(
+        state=body.get("state"), max_events=settings.AGUI_MAX_EVENTS, resumed=resumed
+    )
     try:
         async with asyncio.timeout(settings.AGUI_RUN_SECONDS):
             await _stream(agent, body, reader, on_text, wire)

@@ -67,6 +67,16 @@ def user_message(message_id: str, text: str) -> dict:
     return {"id": message_id, "role": "user", "content": text}
 
 
+def call_message(tool_call_id: str, name: str, arguments: str) -> dict:
+    """Return the assistant message of one tool call (`arguments` as JSON text)."""
+    call = {
+        "id": tool_call_id,
+        "type": "function",
+        "function": {"name": name, "arguments": arguments},
+    }
+    return {"id": f"calls-{tool_call_id}", "role": "assistant", "toolCalls": [call]}
+
+
 def tool_message(tool_call_id: str, result: Any) -> dict:
     content = result if isinstance(result, str) else json.dumps(result)
     return {
@@ -80,8 +90,11 @@ def tool_message(tool_call_id: str, result: Any) -> dict:
 class RunReader:
     """One run's events, read in order into what the chat shows and what the next run sends."""
 
-    def __init__(self, *, state: Any, max_events: int):
+    def __init__(self, *, state: Any, max_events: int, resumed: dict[str, dict] | None = None):
         self.max_events = max_events
+        # Calls an earlier run's interrupts suspended, by id ({name, arguments}): a run that
+        # resumes them may open with their results (Mastra's resumed tool).
+        self.resumed = resumed or {}
         self.events: list[dict] = []
         self.state = state if state is not None else {}
         self.started = False
@@ -146,8 +159,7 @@ class RunReader:
             )
         calls = [
             {"id": call["id"], "name": call["name"], "arguments": call["arguments"]}
-            for call in self.calls.values()
-            if call["id"] not in self.results
+            for call in self._unanswered()
         ]
         return {
             "events": self.events,
@@ -181,15 +193,23 @@ class RunReader:
         if outcome is not None and outcome.type == "interrupt":
             self.interrupts = [i.model_dump(mode="json", by_alias=True) for i in outcome.interrupts]
         unknown = [
-            call["name"]
-            for call in self.calls.values()
-            if call["id"] not in self.results and call["name"] not in FRONTEND_TOOLS
+            call["name"] for call in self._unanswered() if call["name"] not in FRONTEND_TOOLS
         ]
         if unknown:
             raise BadStream(
                 f"the agent called the frontend tool {unknown[0]!r}, which this playground does "
                 f"not offer (it offers {' and '.join(FRONTEND_TOOLS)})"
             )
+
+    def _unanswered(self) -> list[dict]:
+        """Return the calls that wait for us: no result, and no interrupt of this run about them
+        (such a call waits on its interrupt)."""
+        waiting = {interrupt.get("toolCallId") for interrupt in self.interrupts}
+        return [
+            call
+            for call in self.calls.values()
+            if call["id"] not in self.results and call["id"] not in waiting
+        ]
 
     def _on_run_error(self, event) -> None:
         self.finished = True
@@ -285,7 +305,7 @@ class RunReader:
         self._add_args(call_id, event.delta or "")
 
     def _on_tool_call_result(self, event) -> None:
-        if event.tool_call_id not in self.calls:
+        if event.tool_call_id not in self.calls and event.tool_call_id not in self.resumed:
             raise BadStream(
                 f"TOOL_CALL_RESULT for {event.tool_call_id!r}, a call this run did not start"
             )
@@ -302,6 +322,12 @@ class RunReader:
             "content": content,
             "toolCallId": event.tool_call_id,
         }
+        if event.tool_call_id not in self.calls:  # an earlier run's call, ended here: no start
+            suspended = self.resumed[event.tool_call_id]
+            step = {**self._step(f"tool {suspended['name']}"), "started": None}
+            step["arguments"] = _arguments(suspended["arguments"])
+            self._close_step(step, content)
+            return
         step = self.open_steps.pop(event.tool_call_id, None)
         if step is not None:
             step["arguments"] = _arguments(self.calls[event.tool_call_id]["arguments"])

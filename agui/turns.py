@@ -46,7 +46,7 @@ async def run_agui_turn(
         return
     before = await ctx.step("AG-UI conversation before the turn", _before, ctx.turn.pk, shown=False)
     messages = [*before["messages"], protocol.user_message(f"turn-{ctx.turn.pk}", message)]
-    state, resume, index = before["state"], None, 0
+    state, resume, resumed, index = before["state"], None, {}, 0
     while True:
         run_id = f"{ctx.turn.pk}-{index}"
         body = protocol.run_input(
@@ -64,6 +64,7 @@ async def run_agui_turn(
             credential,
             body,
             live,
+            resumed,
             arguments={"agent": declared.name, "messages": len(messages)},  # (no address)
             describe=_describe_run,
             start=live.thinking,  # shown as the run goes out, with the step
@@ -86,6 +87,12 @@ async def run_agui_turn(
         for call in run["calls"]:
             result = await _answer_call(ctx, call, run["renders"].get(call["id"]))
             messages.append(protocol.tool_message(call["id"], result))
+        resumed = _suspended_calls(run["interrupts"], messages)
+        messages += [
+            protocol.call_message(call_id, call["name"], call["arguments"])
+            for call_id, call in resumed.items()
+            if call["unseen"]
+        ]
         resume = [await _answer_interrupt(ctx, interrupt) for interrupt in run["interrupts"]]
         if not run["calls"] and not resume:
             break
@@ -114,14 +121,16 @@ async def _person_credential(ctx: TurnContext, declared: agents_file.AguiAgentCo
     return partial(ctx.connection, reference)
 
 
-async def _run(declared, credential, body: dict, live: LiveText) -> dict:
+async def _run(declared, credential, body: dict, live: LiveText, resumed: dict) -> dict:
     """POST one run (the person's credential opened now, never recorded); show its text live
-    and log it on the conversation's wire."""
+    and log it on the conversation's wire. `resumed`: the calls it may end (`RunReader`)."""
     if credential is not None:
         opened = await credential()
         declared = agents_file.replace_headers(declared, opened.headers())
     wire = wire_of(live.turn.conversation_id, declared)
-    running = asyncio.ensure_future(run_once(declared, body, on_text=live.update, wire=wire))
+    running = asyncio.ensure_future(
+        run_once(declared, body, on_text=live.update, wire=wire, resumed=resumed)
+    )
     try:
         # While the agent is silent, look for a Stop every STOP_CHECK_SECONDS (raises then).
         while not (await asyncio.wait({running}, timeout=STOP_CHECK_SECONDS))[0]:
@@ -199,18 +208,104 @@ def _render_kind(kind: str | None, message: str, schema, value) -> str:
 
 
 async def _answer_interrupt(ctx: TurnContext, interrupt: dict) -> dict:
-    """Ask the person what an interrupt asks; return its resume entry."""
-    message = interrupt.get("message") or f"{ctx.agent.name} needs your answer to continue."
+    """Ask the person what an interrupt asks; return its resume entry.
+
+    A response schema makes it a form, whatever else it carries; an interrupt about a tool
+    call (or for a decision) without one is an approval card; a message alone is a question
+    answered in words; with none of these there is nothing to ask: not handled.
+    """
     entry = {"interruptId": interrupt["id"]}
-    if interrupt.get("toolCallId") or interrupt.get("reason") in ("tool_call", "approval"):
+    schema, message = interrupt.get("responseSchema"), _interrupt_message(ctx, interrupt)
+    if schema is not None:
+        response = await ctx.elicit(message, _labelled(schema), id=interrupt["id"])
+    elif interrupt.get("toolCallId") or interrupt.get("reason") in ("tool_call", "approval"):
         approved = await ctx.confirm(message, action=f"agui-interrupt:{message}")
         return {**entry, "status": "resolved", "payload": {"approved": approved}}
-    schema = interrupt.get("responseSchema")
-    response = await ctx.elicit(message, schema or ANSWER_SCHEMA, id=interrupt["id"])
-    if not response.accepted:
+    elif interrupt.get("message"):
+        response = await ctx.elicit(message, ANSWER_SCHEMA, id=interrupt["id"])
+    else:
+        kind = f"interrupt:{interrupt.get('reason') or 'unknown'}"  # no kind: not handled
+        response = await ctx.render(kind=kind, message=message, id=interrupt["id"])
+    if response.accepted:
+        payload = response.content if schema is not None else response.content.get("answer")
+        return {**entry, "status": "resolved", "payload": payload}
+    if response.action in ("decline", "cancel"):
         return {**entry, "status": "cancelled"}
-    payload = response.content if schema else response.content.get("answer")
-    return {**entry, "status": "resolved", "payload": payload}
+    # Not asked (a schema the contract refuses, nothing to ask): the agent is told why, as a
+    # request_input call is (the degradation text, or "not handled").
+    return {**entry, "status": "resolved", "payload": response.envelope}
+
+
+def _interrupt_message(ctx: TurnContext, interrupt: dict) -> str:
+    """Return what an interrupt asks, as text: its message; else what a Mastra tool suspended
+    with (`metadata.mastra.suspendPayload`: a string, an object's one value, or its JSON);
+    else its reason, when that is words rather than a code; else a plain default."""
+    if interrupt.get("message"):
+        return interrupt["message"]
+    payload = _mastra(interrupt).get("suspendPayload")
+    if isinstance(payload, dict) and len(payload) == 1:
+        [payload] = payload.values()
+    if isinstance(payload, str) and payload.strip():
+        return payload
+    if payload not in (None, "", {}, []):
+        return json.dumps(payload, ensure_ascii=False)
+    reason = interrupt.get("reason") or ""
+    if " " in reason.strip():
+        return reason
+    return f"{ctx.agent.name} needs your answer to continue."
+
+
+def _mastra(interrupt: dict) -> dict:
+    """Return what Mastra's AG-UI adapter says of the tool it suspended (`metadata.mastra`)."""
+    metadata = interrupt.get("metadata")
+    mastra = metadata.get("mastra") if isinstance(metadata, dict) else None
+    return mastra if isinstance(mastra, dict) else {}
+
+
+def _labelled(schema):
+    """Return the schema with each field's description as its label where it has no title
+    (Mastra's resume schemas, made from zod's `.describe()`, carry descriptions only)."""
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(properties, dict):
+        return schema  # the contract says what is wrong with it
+    return {**schema, "properties": {name: _titled(field) for name, field in properties.items()}}
+
+
+def _titled(field):
+    if not isinstance(field, dict) or "title" in field:
+        return field
+    description = field.get("description")
+    if not isinstance(description, str):
+        return field
+    # Shown once, as the label, not again as the help below it.
+    return {**{k: v for k, v in field.items() if k != "description"}, "title": description}
+
+
+def _suspended_calls(interrupts: list[dict], messages: list[dict]) -> dict[str, dict]:
+    """Return the tool calls the interrupts suspended, by id: {name, arguments, unseen}.
+
+    A call a run streamed is in the messages. Mastra's adapter streams none: its interrupt's
+    metadata names it, and it is `unseen`, added to the messages so that its result (the
+    resumed run's first event) follows its call.
+    """
+    streamed = {
+        call["id"]: call["function"]
+        for message in messages
+        for call in message.get("toolCalls") or []
+    }
+    calls = {}
+    for interrupt in interrupts:
+        call_id = interrupt.get("toolCallId")
+        if not call_id:
+            continue
+        if call_id in streamed:
+            calls[call_id] = {**streamed[call_id], "unseen": False}
+            continue
+        mastra = _mastra(interrupt)
+        name = mastra.get("toolName")
+        arguments = json.dumps(mastra.get("args") or {}, ensure_ascii=False)
+        calls[call_id] = {"name": str(name or "call"), "arguments": arguments, "unseen": bool(name)}
+    return calls
 
 
 def _before(turn_id: int) -> dict:
