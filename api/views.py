@@ -1,4 +1,9 @@
-"""The API tokens page: create (the key is shown once), list and revoke your tokens."""
+"""The API tokens page: create (the key is shown once), list and revoke your tokens.
+
+Creating is Post/Redirect/Get: the POST makes the token and redirects to the page, so a reload
+shows the list and never makes a second token. The key waits in the session for that one GET,
+which takes it out; it never goes in a URL.
+"""
 
 from django import forms
 from django.contrib.auth.decorators import login_required
@@ -10,6 +15,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from api.models import ApiToken
 from api.tokens import create_token, revoke, signing_secret
 from api.webhooks import UnsafeURLError, check_url
+
+NEW_KEY = "api_tokens.new_key"  # in the session between the POST and the page it redirects to
 
 
 class TokenForm(forms.Form):
@@ -36,17 +43,25 @@ class TokenForm(forms.Form):
 @require_http_methods(["GET", "POST"])
 def tokens(request: HttpRequest) -> HttpResponse:
     form = TokenForm(request.POST or None)
-    created = None
     if request.method == "POST" and form.is_valid():
         token, key = create_token(request.user, **form.cleaned_data)
-        created = {"token": token, "key": key, "signing_secret": signing_secret(token)}
-        form = TokenForm()
+        request.session[NEW_KEY] = {"token": token.pk, "key": key}
+        return redirect("api_tokens")
     context = {
         "form": form,
-        "created": created,
+        "created": _take_new_key(request),
         "tokens": ApiToken.objects.owned_by(request.user),
     }
-    return TemplateResponse(request, "api/tokens.html", context, status=201 if created else 200)
+    return TemplateResponse(request, "api/tokens.html", context)
+
+
+def _take_new_key(request: HttpRequest) -> dict | None:
+    """Return the token just created with its key, taken out of the session: shown this once."""
+    new = request.session.pop(NEW_KEY, None)
+    token = new and ApiToken.objects.owned_by(request.user).filter(pk=new["token"]).first()
+    if not token:
+        return None
+    return {"token": token, "key": new["key"], "signing_secret": signing_secret(token)}
 
 
 @login_required
