@@ -232,10 +232,12 @@ class TurnContext:
             return None  # said before this replay
         return _save_and_render_message(self.turn, index, Message.Role.AGENT, text, False)
 
-    async def refresh_header(self) -> None:
-        """Show the conversation's agent afresh in every open tab (the wizard created it)."""
+    async def refresh_header(self) -> Agent:
+        """Show the conversation's agent afresh in every open tab (the wizard created it);
+        return it as it is now."""
         agent = await Agent.objects.aget(pk=self.agent.pk)
         await push_html(self.conversation.pk, await sync_to_async(fragments.render_header)(agent))
+        return agent
 
     async def note(self, text: str) -> None:
         """Add a note about the run (shown apart from the agent's own words)."""

@@ -300,8 +300,11 @@ def overview(agent: Agent, person, now: datetime | None = None) -> Overview | No
 
 def render_panel(agent: Agent, person) -> str:
     """Return the agent page's schedule panel, to replace the one an open tab shows (an agent
-    that has just scheduled itself)."""
-    context = {"agent": agent, "panel": overview(agent, person), "oob": True}
+    that has just scheduled itself, or been created); "" for one that never runs on its own."""
+    panel = overview(agent, person)
+    if panel is None:
+        return ""
+    context = {"agent": agent, "panel": panel, "oob": True}
     return render_to_string("playground/schedule_panel.html", context)
 
 

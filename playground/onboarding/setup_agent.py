@@ -8,9 +8,12 @@ turn, after Cancel for example, carries on from it instead of starting over.
 
 from __future__ import annotations
 
+from asgiref.sync import sync_to_async
+
 from elicitation.kinds.config_card import ConfigRules, register_validator
 from elicitation.secrets import REDACTED
 from elicitation.zones import zone_of
+from playground import scheduler
 from playground.agents import agent
 from playground.onboarding import answerers, drafts, model_setup, planner, summary
 from playground.onboarding.questions import (
@@ -21,6 +24,7 @@ from playground.onboarding.questions import (
     config_to_form_values,
     tools_summary,
 )
+from playground.push import push_html
 
 # The first call of every setup turn; it marks the turn as the wizard's (see is_setup_turn).
 READ_STEP = "onboarding: read the description"
@@ -156,7 +160,10 @@ async def setup(ctx, message: str) -> None:
     )
     if not_connected:
         await ctx.say(_connect_later(created["name"], not_connected))
-    await ctx.refresh_header()  # every open tab now shows the new agent, at its own address
+    created_agent = await ctx.refresh_header()  # every open tab shows it, at its own address
+    # ... with its schedule panel (next runs, Pause, Run now) when it runs on its own.
+    if panel := await sync_to_async(scheduler.render_panel)(created_agent, ctx.user):
+        await push_html(ctx.conversation.pk, panel)
 
 
 def _keep_proposal(agent_id: int, config: dict) -> None:
