@@ -73,4 +73,7 @@ def test_the_setup_agent_asks_proposes_is_corrected_and_creates_the_agent(client
         "days": ["monday"],
         "time": "08:30",
     }
-    assert said(wizard)[-1].startswith("**Issue digest** is ready.")
+    # No server for GitHub is declared here: it says so rather than "is ready".
+    made = said(wizard)[-1]
+    assert made.startswith("**Issue digest** is made, but it cannot work yet.")
+    assert "No MCP server for GitHub" in made

@@ -1,12 +1,14 @@
 """The setup agent through the real views: questions, the card, the agent it creates."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
 
 from elicitation.models import Part
-from playground.models import Agent, Conversation, Message, Step, Turn
+from playground import scheduler
+from playground.models import Agent, Conversation, Message, Schedule, Step, Turn
 from playground.onboarding import catalog, setup_agent
 from playground.tasks import execute_turn
 from tests.onboarding_support import COMPLETE, open_wizard
@@ -54,13 +56,40 @@ def test_accepting_the_card_creates_the_agent_in_place(client, wizard, alice):
     assert not agent.is_draft and agent.owner == alice
     assert agent.config["trigger"] == {"kind": "weekdays", "time": "09:00"}
     assert agent.config["tools"] == ["request_input", "read_issues", "post_message"]
-    assert said(wizard)[-1].startswith(
-        "**GitHub issue digest** is ready. It reads GitHub issues and pull requests every "
-        "weekday at 09:00 (Berlin time) and posts what it finds in #eng-triage on Slack."
-    )
     home = client.get("/").content.decode()
     assert "Chat with GitHub issue digest" in home
     assert "/agents/github-issue-digest/config.json" in home
+
+
+def test_an_agent_that_cannot_work_yet_says_so_and_its_schedule_waits_paused(client, wizard):
+    send(client, wizard, COMPLETE)
+    assert (
+        "Until then its schedule stays paused."
+        in pending(wizard).payload["details"]["Before it can work"]
+    )
+    answer(client, pending(wizard))
+    made = said(wizard)[-1]
+    assert made.startswith(
+        "**GitHub issue digest** is made, but it cannot work yet. Once it can, it will read "
+        "GitHub issues and pull requests every weekday at 09:00 (Berlin time) and post what it "
+        "finds in #eng-triage on Slack. It lacks:\n\n- No model is configured"
+    )
+    assert "is ready" not in made and 'platforms = ["github"]' in made
+    assert setup_agent.PAUSED_UNTIL_READY in made
+    agent = Agent.objects.get(pk=wizard.agent_id)
+    schedule = Schedule.objects.get(agent=agent)
+    assert schedule.paused  # no run that could only say it read nothing
+    assert scheduler.fire_due(now=schedule.next_run_at + timedelta(days=7))[0] == []
+    page = client.get(f"/agents/{agent.slug}/").content.decode()
+    assert "once resumed" in page and ">Resume<" in page
+
+
+def test_an_agent_only_asked_is_told_without_a_schedule_sentence(client, wizard):
+    send(client, wizard, "When I ask, summarise new GitHub issues in #eng-triage")
+    answer(client, pending(wizard))
+    made = said(wizard)[-1]
+    assert "it will read GitHub issues and pull requests only when someone asks" in made
+    assert "Resume" not in made and "schedule" not in made
 
 
 def test_the_accepted_card_shows_no_answer_nobody_gave(client, wizard):
@@ -142,14 +171,39 @@ def test_from_nothing_it_asks_for_every_slot_in_turn(client, wizard):
 def test_a_bad_answer_is_asked_again_with_the_reason(client, wizard):
     send(client, wizard, "Summarise new GitHub pull requests twice a day")
     assert pending(wizard).message.startswith("At which times of day should the agent run?")
-    # A form cannot say "twice a day needs two times"; the setup agent can.
-    assert answer(client, pending(wizard), times="09:00").status_code == 200
+    # A form cannot say "at most twelve times"; the setup agent can.
+    many = ", ".join(f"{hour}:00" for hour in range(8, 21))
+    assert answer(client, pending(wizard), times=many).status_code == 200
     again = pending(wizard)
     assert again.message.startswith("Give two to 12 different times of day, like 09:00, 16:00.")
-    assert answer(client, again, times="09:00, 17:30").status_code == 200
+    assert answer(client, again, times="9am and 5:30pm").status_code == 200
     assert pending(wizard).message.startswith(
         "Which time zone should the schedule (every day at 09:00 and 17:30) follow?"
     )
+
+
+def test_one_time_for_twice_a_day_is_kept_not_asked_again(client, wizard):
+    send(client, wizard, "Summarise new GitHub pull requests twice a day")
+    assert answer(client, pending(wizard), times="09:00").status_code == 200
+    assert pending(wizard).message.startswith(
+        "Which time zone should the schedule (every day at 09:00) follow?"
+    )
+    assert len(questions(wizard)) == 2  # no trail of the same question
+
+
+def test_the_wizards_bookkeeping_is_not_shown_and_its_questions_keep_their_asker(client, wizard):
+    send(client, wizard, "Summarise new GitHub pull requests each evening in #eng")
+    answer(client, pending(wizard), time="18:00")
+    answer(client, pending(wizard), timezone="UTC")
+    answer(client, pending(wizard), name="PR digest")
+    answer(client, pending(wizard))  # the card, accepted: the agent takes over the chat
+    recorded = Step.objects.filter(turn__conversation=wizard).values_list("name", flat=True)
+    assert {"onboarding: the setup model", "onboarding: what the agent lacks"} <= set(recorded)
+    page = client.get(f"/c/{wizard.pk}/").content.decode()
+    assert 'class="step' not in page and "onboarding:" not in page  # recorded, not shown
+    assert page.count("Agent setup asks") == 3
+    assert "Proposal from Agent setup" in page
+    assert "PR digest asks" not in page
 
 
 def test_a_secret_is_not_stored_and_gets_a_pointer_to_connecting(client, wizard):

@@ -38,15 +38,29 @@ def schedule_checks(client, alice) -> tuple[Conversation, Schedule]:
     return conversation, Schedule.objects.get(agent__slug="support-triage", owner=alice)
 
 
-def test_without_a_server_or_a_model_each_run_says_what_is_missing(client, alice, seeded, settings):
+def test_without_a_server_or_a_model_the_schedule_waits_paused_and_a_run_says_what_is_missing(
+    client, alice, seeded, settings
+):
     settings.LLM_PROVIDERS, settings.LLM_BASE_URL, settings.ANTHROPIC_API_KEY = [], "", ""
-    before = timezone.now()
     conversation, schedule = schedule_checks(client, alice)
     (reply,) = said(conversation)
-    assert reply.startswith("Scheduled: I'll run every 15 minutes, each run a turn in my **Runs**")
-    assert "I cannot read Zendesk yet" in reply and "No MCP server for Zendesk" in reply
+    assert reply.startswith(
+        "I cannot read Zendesk yet, so I have not started the checks: your schedule (every 15 "
+        "minutes) is paused, since each run could only say it read nothing. Once I can, I'll "
+        "read Zendesk every 15 minutes and flag urgent tickets; press **Resume**"
+    )
+    assert "No MCP server for Zendesk" in reply and "Scheduled:" not in reply
 
-    assert schedule.description == "every 15 minutes" and not schedule.paused
+    # Paused where it is made: no slot fires a run that could only say it read nothing.
+    assert schedule.description == "every 15 minutes" and schedule.paused
+    assert scheduler.fire_due(now=schedule.next_run_at + timedelta(hours=1))[0] == []
+    page = client.get("/agents/support-triage/").content.decode()
+    assert "Runs every 15 minutes once resumed." in page and ">Resume<" in page
+
+    # Resumed anyway, a run says what it lacks and pretends nothing.
+    before = timezone.now()
+    scheduler.resume(schedule)
+    schedule.refresh_from_db()
     assert before < schedule.next_run_at <= before + timedelta(minutes=15, seconds=1)
     scheduler.fire_due(now=schedule.next_run_at)
     schedule.refresh_from_db()
@@ -64,7 +78,8 @@ def test_with_a_model_and_a_server_each_run_reads_the_platform_and_asks(
 ):
     conversation, schedule = schedule_checks(client, alice)
     (reply,) = said(conversation)
-    assert "Each run reads Zendesk and flags urgent tickets" in reply
+    assert reply.startswith("Scheduled: I'll run every 15 minutes, each run a turn in my **Runs**")
+    assert "Each run reads Zendesk and flags urgent tickets" in reply and not schedule.paused
 
     flag = {"type": "object", "properties": {"flag": {"type": "boolean", "title": "Flag it"}}}
     scripted(

@@ -3,8 +3,9 @@ often (a schedule of the person's own, each run a turn in its Runs conversation)
 
 A run reads the platform only through a checker an app above the playground registers
 (llm_agents: a model with the MCP servers declared for the platform). Lacking one, or what the
-checker needs, a run says plainly what it lacks and that it read and flagged nothing, instead
-of pretending; Pause and Run now are on its page.
+checker needs, the schedule is made paused and the agent says what it lacks; a run (Run now,
+or after Resume) says plainly what it lacks and that it read and flagged nothing, instead of
+pretending. Pause, Resume and Run now are on its page.
 """
 
 from collections.abc import Awaitable, Callable
@@ -100,26 +101,28 @@ async def support_triage(ctx, message: str) -> None:
         await ctx.say("No problem: I won't watch anything for now.")
         return
     content = answer.content
-    await ctx.step("schedule the checks", _schedule, ctx.agent.pk, ctx.user.pk, content)
-    # The page's schedule panel appears with Pause and Run now.
-    panel = await sync_to_async(scheduler.render_panel)(ctx.agent, ctx.user)
-    await push_html(ctx.conversation.pk, panel)
     lacking = await ctx.step(
         "what a check lacks", missing, content["platform"], ctx.user.pk, shown=False
     )
-    scheduled = (
-        f"Scheduled: I'll run every {content['interval_minutes']} minutes, each run a turn in "
-        "my **Runs** conversation; pause it or run it now from the panel above."
-    )
-    if not lacking:
+    ready = not lacking
+    await ctx.step("schedule the checks", _schedule, ctx.agent.pk, ctx.user.pk, content, ready)
+    # The page's schedule panel appears with Pause (or Resume) and Run now.
+    panel = await sync_to_async(scheduler.render_panel)(ctx.agent, ctx.user)
+    await push_html(ctx.conversation.pk, panel)
+    every = f"every {content['interval_minutes']} minutes"
+    platform = LABELS[content["platform"]]
+    if ready:
         await ctx.say(
-            f"{scheduled} Each run reads {LABELS[content['platform']]} and flags "
+            f"Scheduled: I'll run {every}, each run a turn in my **Runs** conversation; pause "
+            f"it or run it now from the panel above. Each run reads {platform} and flags "
             f"{_what(content)}, asking you here when it needs a decision."
         )
         return
     await ctx.say(
-        f"{scheduled} I cannot read {LABELS[content['platform']]} yet, so each run will say "
-        f"so rather than pretend to flag {_what(content)}:\n\n{_lines(lacking)}"
+        f"I cannot read {platform} yet, so I have not started the checks: your schedule "
+        f"({every}) is paused, since each run could only say it read nothing. Once I can, "
+        f"I'll read {platform} {every} and flag {_what(content)}; press **Resume** in the "
+        f"panel above then. What I lack:\n\n{_lines(lacking)}"
     )
 
 
@@ -131,8 +134,9 @@ def _what(settings: dict) -> str:
     return "urgent tickets" if settings.get("urgent_only") else "new tickets"
 
 
-def _schedule(agent_id: int, user_id: int, content: dict) -> dict:
-    """Give the person their own schedule of checks, every N minutes from now."""
+def _schedule(agent_id: int, user_id: int, content: dict, ready: bool) -> dict:
+    """Give the person their own schedule of checks, every N minutes from now; paused while
+    a check cannot read the platform (`ready` False), so no run only says it read nothing."""
     row = Agent.objects.get(pk=agent_id)
     minutes = content["interval_minutes"]
     plan = Planned(
@@ -141,6 +145,10 @@ def _schedule(agent_id: int, user_id: int, content: dict) -> dict:
         config={"platform": content["platform"], "urgent_only": bool(content.get("urgent_only"))},
     )
     schedule = scheduler.set_schedule(row, get_user_model().objects.get(pk=user_id), plan)
+    if not ready:
+        scheduler.pause(schedule)
+    elif schedule.paused:
+        scheduler.resume(schedule)
     return {"schedule": schedule.pk}
 
 

@@ -15,7 +15,8 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils.text import slugify
 
-from playground.models import Agent, Conversation
+from playground import scheduler
+from playground.models import Agent, Conversation, Schedule
 from playground.onboarding import answerers
 
 SETUP_KIND = "setup"
@@ -57,11 +58,16 @@ def save_draft(agent_id: int, draft: dict[str, Any]) -> None:
 
 
 def create_agent(
-    agent_id: int, config: dict[str, Any], answered_by: str = answerers.OWN_RULES
+    agent_id: int,
+    config: dict[str, Any],
+    answered_by: str = answerers.OWN_RULES,
+    paused: bool = False,
 ) -> dict[str, str]:
     """Turn the draft into a real agent with this configuration; return its name and address.
 
     `answered_by` is the wizard's last answer: the agent's own rules, or a model on offer.
+    `paused`: the agent cannot work yet, so its schedule is made paused (no run that could
+    only say what it lacks); Resume on its page starts it.
 
     Runs once per turn (a recorded step), and is safe to run again: an agent that was already
     created is returned as it is.
@@ -74,7 +80,10 @@ def create_agent(
             agent.description = config.get("purpose") or ""
             agent.kind, agent.config = answerers.apply(CONFIGURED_KIND, config, answered_by)
             agent.is_draft = False
-            agent.save()
+            agent.save()  # its owner's schedule is made with it (scheduler.sync_agent)
+            if paused:
+                for schedule in Schedule.objects.filter(agent=agent):
+                    scheduler.pause(schedule)
     return {
         "name": agent.name,
         "slug": agent.slug,

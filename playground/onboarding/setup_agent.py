@@ -47,6 +47,9 @@ CONNECT_REASON = (
     "connection. Connect it now and {agent} can work from its first run."
 )
 CONNECT_LATER = "Not connected: {agent} will ask for your {services} when it first needs {it}."
+PAUSED_UNTIL_READY = (
+    "Its schedule is paused until then: once it has what it lacks, press **Resume** on its page."
+)
 CARD_MESSAGE = (
     "Here is the agent I will create. Accept to create it, Edit to change anything, "
     "or Cancel to keep it as a draft."
@@ -145,25 +148,56 @@ async def setup(ctx, message: str) -> None:
     config = verdict["config"]
     answered_by = await _who_answers(ctx, setup_model)
     not_connected = await _connect(ctx, config, answered_by)
+    lacking = await ctx.step(
+        "onboarding: what the agent lacks now",
+        _lacks_for,
+        config,
+        answered_by,
+        ctx.user.pk,
+        shown=False,
+    )
     created = await ctx.step(
         "onboarding: create the agent",
         drafts.create_agent,
         agent_id,
         config,
         answered_by,
+        bool(lacking),
         shown=False,
     )
-    await ctx.say(
-        f"**{created['name']}** is ready. It {summary.what_it_does(config)}. "
-        f"Send it a message below to try it, or [download its configuration as JSON]"
-        f"({created['export_url']})."
-    )
+    await ctx.say(_created(created, config, lacking))
     if not_connected:
         await ctx.say(_connect_later(created["name"], not_connected))
     created_agent = await ctx.refresh_header()  # every open tab shows it, at its own address
     # ... with its schedule panel (next runs, Pause, Run now) when it runs on its own.
     if panel := await sync_to_async(scheduler.render_panel)(created_agent, ctx.user):
         await push_html(ctx.conversation.pk, panel)
+
+
+def _created(created: dict, config: dict, lacking: list[str]) -> str:
+    """Say what the new agent does; or, when it cannot work yet, what it will do once it can,
+    what it lacks, and that its schedule waits, paused, until then."""
+    name, export = f"**{created['name']}**", created["export_url"]
+    download = f"[download its configuration as JSON]({export})"
+    if not lacking:
+        return (
+            f"{name} is ready. It {summary.what_it_does(config)}. Send it a message below to "
+            f"try it, or {download}."
+        )
+    lines = "\n".join(f"- {line}" for line in lacking)
+    after = f"Send it a message below to see what it says, or {download}."
+    if summary.runs_on_its_own(config):
+        after = f"{PAUSED_UNTIL_READY} {after}"
+    return (
+        f"{name} is made, but it cannot work yet. Once it can, it will "
+        f"{summary.what_it_does(config, future=True)}. It lacks:\n\n{lines}\n\n{after}"
+    )
+
+
+def _lacks_for(config: dict, answered_by: str, user_id: int) -> list[str]:
+    return model_setup.missing(
+        config, answerers.kind_for(answered_by, drafts.CONFIGURED_KIND), user_id
+    )
 
 
 def _keep_proposal(agent_id: int, config: dict) -> None:
@@ -180,6 +214,8 @@ def _card_details(config: dict, setup_model: str | None, missing: list[str]) -> 
     details = {"Tools (from the platform and destination)": tools_summary(config)}
     if setup_model:
         details["Answered by"] = answerers.label_for(setup_model)
+    if missing and summary.runs_on_its_own(config):
+        missing = [*missing, "Until then its schedule stays paused."]
     details["Before it can work" if missing else "Ready to work"] = (
         " ".join(missing) or "Its model and its platform's MCP server are configured."
     )

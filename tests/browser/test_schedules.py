@@ -1,5 +1,6 @@
 """An agent that runs on its own, in the browser: Support triage's interval becomes a schedule
-whose panel appears at once; Pause and Resume swap it in place; Run now opens the Runs
+whose panel appears at once (paused, since nothing here can read the platform); Pause and
+Resume swap it in place; Run now opens the Runs
 conversation with the run in it; the agent's page then shows that run's outcome. Screenshots
 of the agent page (375 and 1366 px, light and dark) and axe on it."""
 
@@ -16,17 +17,20 @@ def test_pause_resume_and_run_now_on_the_agent_page(page, live_server):
     send(page, "Watch our Zendesk for urgent tickets")
     form = page.locator("article.part--pending")
     form.get_by_role("button", name="Submit").click()
-    page.locator(".bubble.agent", has_text="Scheduled: I'll run every 15 minutes").wait_for()
-    panel = page.locator("#schedule-panel")
-    assert "Runs every 15 minutes." in panel.inner_text()  # pushed: no reload needed
-    assert panel.locator(".schedule-next li").count() == 3
+    # Nothing can read Zendesk here: the schedule is made paused, and the agent says why.
+    page.locator(".bubble.agent", has_text="so I have not started the checks").wait_for()
+    panel = page.locator("#schedule-panel[data-state=paused]")
+    panel.wait_for()  # pushed: no reload needed
+    assert "Runs every 15 minutes once resumed." in panel.inner_text()
+    assert "No runs while paused." in panel.inner_text()
 
-    panel.get_by_role("button", name="Pause").click()
-    page.locator("#schedule-panel[data-state=paused]").wait_for()
-    assert "No runs while paused." in page.locator("#schedule-panel").inner_text()
     page.locator("#schedule-panel").get_by_role("button", name="Resume").click()
     page.locator("#schedule-panel[data-state=on]").wait_for()
     assert page.locator("#schedule-panel .schedule-next li").count() == 3
+    page.locator("#schedule-panel").get_by_role("button", name="Pause").click()
+    page.locator("#schedule-panel[data-state=paused]").wait_for()
+    page.locator("#schedule-panel").get_by_role("button", name="Resume").click()
+    page.locator("#schedule-panel[data-state=on]").wait_for()
 
     page.locator("#schedule-panel").get_by_role("button", name="Run now").click()
     page.locator("h2.run-heading", has_text="Run now, ").wait_for()
