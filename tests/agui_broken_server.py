@@ -61,6 +61,35 @@ RENDERED = {
     ),
 }
 
+INTERRUPTS = {
+    "interrupt": {
+        "id": "int-1",
+        "reason": "input_required",
+        "message": "Which colour for the walls?",
+        "responseSchema": COLOUR,
+    },
+    # About a tool call the agent is about to make: a decision.
+    "approval-interrupt": {
+        "id": "int-2",
+        "reason": "tool_call",
+        "toolCallId": "c9",
+        "message": "Delete the staging database?",
+    },
+    # A schema the contract refuses (a nested object).
+    "bad-schema-interrupt": {
+        "id": "int-3",
+        "reason": "input_required",
+        "message": "Where do you live?",
+        "responseSchema": {
+            "type": "object",
+            "properties": {"address": {"type": "object", "properties": {}}},
+        },
+    },
+    # Nothing to ask: no message, no schema, no decision.
+    "empty-interrupt": {"id": "int-4", "reason": "input_required"},
+    "stray-result": {"id": "int-5", "reason": "tool_call", "toolCallId": "c9"},
+}
+
 RELEASE_SECONDS = 60  # a test that never releases the stream does not hold this server
 
 
@@ -122,28 +151,20 @@ def reply(path: str, body: dict):
         yield event(type="STEP_STARTED", stepName="counting")
         yield event(type="STEP_FINISHED", stepName="counting")
         yield text(f"Count is {count + 1}.") + finished(body)
-    elif path in ("interrupt", "approval-interrupt"):
+    elif path in INTERRUPTS:
         if body.get("resume"):
             [entry] = body["resume"]
             said = json.dumps(entry.get("payload")) if entry["status"] == "resolved" else "no"
-            yield started(body) + text(f"Resumed: {said}.")
+            stray = b""
+            if path == "stray-result":  # the result of a call no run started
+                stray = event(
+                    type="TOOL_CALL_RESULT", toolCallId="c-other", messageId="r1", content="{}"
+                )
+            yield started(body) + stray + text(f"Resumed: {said}.")
             yield finished(body)
             return
-        interrupt = {
-            "id": "int-1",
-            "reason": "input_required",
-            "message": "Which colour for the walls?",
-            "responseSchema": COLOUR,
-        }
-        if path == "approval-interrupt":  # about a tool call the agent is about to make
-            interrupt = {
-                "id": "int-2",
-                "reason": "tool_call",
-                "toolCallId": "c9",
-                "message": "Delete the staging database?",
-            }
         yield started(body) + finished(
-            body, outcome={"type": "interrupt", "interrupts": [interrupt]}
+            body, outcome={"type": "interrupt", "interrupts": [INTERRUPTS[path]]}
         )
     elif path == "stream":
         # The first words, then the rest once the test has seen them (it creates `release`).

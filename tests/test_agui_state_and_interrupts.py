@@ -88,6 +88,44 @@ def test_an_interrupt_about_a_tool_call_is_an_approval_card(chat, client, server
     assert entry == {"interruptId": "int-2", "status": "resolved", "payload": {"approved": True}}
 
 
+def test_an_interrupts_schema_the_contract_refuses_is_degraded_and_the_agent_told_why(
+    chat, client, server
+):
+    conversation = chat("bad-schema-interrupt")
+    send(client, conversation, "move")
+    part = Part.objects.get(conversation=conversation)
+    assert part.state == Part.State.DEGRADED and "address" in part.degraded_reason
+    [entry] = server.runs("bad-schema-interrupt")[-1]["resume"]
+    assert entry["status"] == "resolved"
+    assert entry["payload"].startswith("elicitation: unsupported payload — ")
+    assert part.degraded_reason in entry["payload"]
+    assert Turn.objects.get().status == Turn.Status.DONE
+
+
+def test_an_interrupt_with_nothing_to_ask_is_settled_as_not_handled(chat, client, server):
+    conversation = chat("empty-interrupt")
+    send(client, conversation, "go")
+    part = Part.objects.get(conversation=conversation)
+    assert part.state == Part.State.DEGRADED
+    [entry] = server.runs("empty-interrupt")[-1]["resume"]
+    assert entry == {
+        "interruptId": "int-4",
+        "status": "resolved",
+        "payload": {"status": "not_handled", "message": "Not handled by this client."},
+    }
+    assert Turn.objects.get().status == Turn.Status.DONE
+
+
+def test_a_resumed_run_may_not_end_a_call_nobody_started(chat, client):
+    conversation = chat("stray-result")
+    send(client, conversation, "clean up")
+    answer(client, pending(conversation), scope="once")
+    turn = Turn.objects.get()
+    assert turn.status == Turn.Status.FAILED
+    [error] = turn.messages.filter(role="error").values_list("text", flat=True)
+    assert "TOOL_CALL_RESULT for 'c-other', a call this run did not start" in error
+
+
 def test_a_render_event_for_a_kind_that_cannot_show_the_call_is_ignored(chat, client):
     conversation = chat("render")
     send(client, conversation, "paint")
