@@ -84,6 +84,7 @@ def test_a_routed_question_arrives_live_and_is_answered_inline(browser, live_ser
     expect(items).to_have_count(2)
     expect(items.first).to_contain_text("Which version should I release?")
     expect(items.nth(1)).to_contain_text("Approval")
+    expect(items.first.locator(".inbox-meta")).to_contain_text("· asked just now")
     expect(bob.locator(".inbox-empty")).to_be_hidden()
     expect(bob.locator("#inbox-count")).to_have_attribute("data-waiting", "2")
     expect(bob).to_have_title("(2) Inbox · Elicitation playground")
