@@ -2,10 +2,12 @@
 
 import json
 import re
+from datetime import timedelta
 
 import pytest
 
-from playground.models import Agent, Conversation
+from playground import scheduler
+from playground.models import Agent, Conversation, Schedule
 from playground.onboarding import drafts
 
 
@@ -79,13 +81,44 @@ def test_a_draft_is_deleted_with_its_conversation(client, alice):
     assert not Conversation.objects.filter(pk=conversation.pk).exists()
 
 
-def test_only_the_owner_deletes_a_draft_and_only_a_draft(client, alice, bob):
-    others = drafts.start_draft(bob)
-    assert client.post(f"/agents/{others.agent.slug}/delete").status_code == 404
-    assert client.post(f"/agents/{made_agent(alice).slug}/delete").status_code == 404
-    mine = drafts.start_draft(alice)
-    assert client.get(f"/agents/{mine.agent.slug}/delete").status_code == 405
-    assert Agent.objects.count() == 3
+def test_only_the_owner_deletes_an_agent(client, alice, bob, seeded):
+    others = [drafts.start_draft(bob).agent, made_agent(bob, "bobs-digest")]
+    for agent in [*others, Agent.objects.get(slug="deploy-assistant")]:
+        assert client.get(f"/agents/{agent.slug}/delete").status_code == 404
+        data = {"confirmed": "yes"}
+        assert client.post(f"/agents/{agent.slug}/delete", data).status_code == 404
+        assert Agent.objects.filter(pk=agent.pk).exists()
+
+
+def test_a_made_agent_is_deleted_once_confirmed_with_its_schedule_and_conversations(client, alice):
+    daily = {"trigger": {"kind": "daily", "time": "09:00"}, "timezone": "UTC"}
+    agent = made_agent(alice)
+    agent.config |= daily
+    agent.save()  # its owner's schedule follows its trigger
+    schedule = Schedule.objects.get(agent=agent, owner=alice)
+    chats = [Conversation.objects.create(owner=alice, agent=agent) for _ in range(2)]
+    assert 'href="/agents/ticket-digest/delete"' in client.get("/").content.decode()
+
+    # A POST that did not come through the confirmation deletes nothing: it asks.
+    for asked in (client.get("/agents/ticket-digest/delete"), client.post(agent_delete(agent))):
+        page = asked.content.decode()
+        assert asked.status_code == 200 and "Delete Ticket digest?" in page
+        assert "stops its schedule (it runs every day at 09:00 (UTC))" in page
+        assert "removes its 2 conversations" in page
+        assert 'name="confirmed"' in page and ">Delete Ticket digest</button>" in page
+    assert Agent.objects.filter(pk=agent.pk).exists()
+
+    response = client.post(agent_delete(agent), {"confirmed": "yes"})
+    assert response.status_code == 302 and response.url == "/"
+    assert not Agent.objects.filter(pk=agent.pk).exists()
+    assert not Schedule.objects.filter(pk=schedule.pk).exists()  # stopped: no slot fires
+    assert scheduler.fire_due(now=schedule.next_run_at + timedelta(days=1))[0] == []
+    assert not Conversation.objects.filter(pk__in=[chat.pk for chat in chats]).exists()
+    assert client.get("/agents/ticket-digest/").status_code == 404
+
+
+def agent_delete(agent: Agent) -> str:
+    return f"/agents/{agent.slug}/delete"
 
 
 def test_the_configuration_downloads_as_json(client, alice):

@@ -1,11 +1,13 @@
-"""The wizard's pages: start a draft, an agent's page, its configuration as JSON, delete a draft."""
+"""The wizard's pages: start a draft, an agent's page, its configuration as JSON, delete an agent
+or a draft."""
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.template.response import TemplateResponse
+from django.views.decorators.http import require_GET, require_http_methods
 
-from playground.models import Agent
+from playground.models import Agent, Schedule
 from playground.onboarding import drafts
 from playground.views import agents_for, render_conversation
 
@@ -43,8 +45,17 @@ def export_config(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
-def delete_draft(request: HttpRequest, slug: str) -> HttpResponse:
-    """Delete one of the person's drafts, with its wizard conversation."""
-    get_object_or_404(Agent, slug=slug, owner=request.user, is_draft=True).delete()
-    return redirect("home")
+@require_http_methods(["GET", "POST"])
+def delete_agent(request: HttpRequest, slug: str) -> HttpResponse:
+    """Delete an agent the person made, once they confirm on this page (a draft at once), with
+    its schedules and its conversations; anyone else's agent is a 404."""
+    agent = get_object_or_404(Agent, slug=slug, owner=request.user)
+    if request.method == "POST" and (agent.is_draft or "confirmed" in request.POST):
+        agent.delete()  # its schedules go with it (no slot fires again), and its chats
+        return redirect("home")
+    context = {
+        "agent": agent,
+        "conversations": agent.conversations.count(),
+        "schedule": Schedule.objects.filter(agent=agent).first(),
+    }
+    return TemplateResponse(request, "playground/delete_agent.html", context)
