@@ -1,6 +1,7 @@
 """The README's AG-UI example runs as written: a Pydantic AI agent served by its own AG-UI
 adapter (uvicorn, a real process), its model an OpenAI-compatible test server, asks through
-our `request_input` frontend tool and continues with the answer."""
+our `request_input` frontend tool and continues with the answer. Its Mastra example is the
+server `test_agui_mastra` runs."""
 
 import json
 import os
@@ -16,6 +17,7 @@ from elicitation.frontend_tools import REQUEST_INPUT_DESCRIPTION
 from tests.agui_support import agents_file, chat_with
 from tests.fake_openai import FakeOpenAI, text, tool_calls
 from tests.live_server import free_port, wait_for
+from tests.mastra_support import EXAMPLE
 from tests.runtime_helpers import answer, pending, said, send
 
 README = Path(__file__).resolve().parent.parent / "README.md"
@@ -79,3 +81,12 @@ def test_the_readme_agent_asks_and_continues_with_the_answer(
     assert offered["request_input"]["function"]["description"] == REQUEST_INPUT_DESCRIPTION
     answered = [m for m in model.requests[1]["messages"] if m["role"] == "tool"]
     assert json.loads(answered[0]["content"]) == {"action": "accept", "content": {"city": "Lisbon"}}
+
+
+def test_the_mastra_example_shown_is_the_one_the_tests_run():
+    section = README.read_text().split("### Mastra\n", 1)[1].split("\n## ", 1)[0]
+    shown = re.search(r"```js\n(.*?)```", section, re.S).group(1)
+    assert shown in (EXAMPLE / "server.mjs").read_text()
+    pinned = json.loads((EXAMPLE / "package.json").read_text())["dependencies"]
+    for name, version in pinned.items():
+        assert f"`{name}`" in section and version in section, name
