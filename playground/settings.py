@@ -9,6 +9,7 @@ import json
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -390,6 +391,8 @@ SECURE_CSP = {
     "form-action": [CSP.SELF],
     "frame-ancestors": [CSP.NONE],
 }
+if OIDC_ISSUER:  # logging out (a form) goes on to the provider's end-session page
+    SECURE_CSP["form-action"].append("{0.scheme}://{0.netloc}".format(urlsplit(OIDC_ISSUER)))
 if DEBUG:
     SECURE_CSP_REPORT_ONLY, SECURE_CSP = SECURE_CSP, {}
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024

@@ -115,9 +115,13 @@ class OIDCProvider:
             return False
 
     def settings(self) -> dict[str, str]:
-        """The playground's environment for this provider (the README's example)."""
+        return self.settings_for(self.issuer)
+
+    @staticmethod
+    def settings_for(issuer: str) -> dict[str, str]:
+        """The playground's environment for the provider at `issuer` (the README's example)."""
         return {
-            "OIDC_ISSUER": self.issuer,
+            "OIDC_ISSUER": issuer,
             "OIDC_CLIENT_ID": CLIENT_ID,
             "OIDC_CLIENT_SECRET_ENV": SECRET_ENV,
             SECRET_ENV: CLIENT_SECRET,
