@@ -4,6 +4,8 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 
 
 class ApiTokenQuerySet(models.QuerySet):
@@ -34,6 +36,7 @@ class ApiToken(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        verbose_name = "API token"
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"
@@ -119,4 +122,5 @@ class DeliveryAttempt(models.Model):
         ordering = ["created_at"]
 
     def __str__(self) -> str:
-        return f"{self.status_code or self.error} at {self.created_at:%Y-%m-%d %H:%M:%S}"
+        when = date_format(localtime(self.created_at), "j M Y, H:i:s T")  # with seconds
+        return f"{self.status_code or self.error} at {when}"

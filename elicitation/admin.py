@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
@@ -189,10 +190,12 @@ class PartAdmin(admin.ModelAdmin):
     @admin.display(description="Asked", ordering="created_at")
     def asked(self, part):
         moment = timezone.localtime(part.created_at)  # the viewer's zone (viewer_zone)
+        # The one DATETIME_FORMAT ("7 Dec 2026, 13:40 CET"), the time under the day.
         return format_html(
-            '{}<span class="under">{}</span>',
-            moment.strftime("%Y-%m-%d"),
-            moment.strftime("%H:%M %Z"),
+            '{}<span class="under">{} {}</span>',
+            date_format(moment, "DATE_FORMAT"),
+            date_format(moment, "TIME_FORMAT"),
+            moment.tzname(),
         )
 
     @admin.display(description="Agent", ordering="conversation__agent__name")
@@ -287,7 +290,8 @@ class PartAdmin(admin.ModelAdmin):
             if moment is None:
                 rows.append((label, "not yet", ""))
                 continue
-            when = timezone.localtime(moment).strftime("%Y-%m-%d %H:%M:%S %Z")
+            # The one DATETIME_FORMAT with seconds, as a record needs ("7 Dec 2026, 13:40:05 CET").
+            when = date_format(timezone.localtime(moment), "j M Y, H:i:s T")
             # Stamps taken a moment apart can be out of order by microseconds: that is "at once".
             after = max(moment - part.created_at, timedelta())
             rows.append((label, when, _after(after) if moment != part.created_at else ""))

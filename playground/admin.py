@@ -176,7 +176,7 @@ def status_badge(turn: Turn):
 @admin.register(Turn)
 class TurnAdmin(RecordAdmin):
     list_display = [
-        "__str__",
+        "which",
         "conversation_link",
         "excerpt",
         "status_shown",
@@ -207,6 +207,11 @@ class TurnAdmin(RecordAdmin):
     class Media:
         css = {"all": ["elicitation/admin.css"]}
 
+    @admin.display(description="Turn", ordering="index")
+    def which(self, turn):
+        # The row has the conversation and the time: the turn's full name would repeat them.
+        return f"{'Run' if turn.scheduled else 'Message'} {turn.index + 1}"
+
     @admin.display(description="Conversation", ordering="conversation")
     def conversation_link(self, turn):
         return _admin_link(turn.conversation)
@@ -232,7 +237,7 @@ class MessageAdmin(RecordAdmin):
     list_display = ["excerpt", "role", "turn_link", "call_index", "created_at"]
     list_filter = ["role"]
     search_fields = ["text"]
-    list_select_related = ["turn"]
+    list_select_related = ["turn__conversation"]  # a turn is named by its conversation
     fields = ["turn_link", "call_index", "role", "text", "created_at"]
     readonly_fields = fields
 

@@ -5,6 +5,9 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.text import Truncator
+from django.utils.timezone import localtime
 
 
 class Agent(models.Model):
@@ -107,7 +110,10 @@ class Turn(models.Model):
         indexes = [models.Index(fields=["status"])]
 
     def __str__(self) -> str:
-        return f"Turn {self.index} of {self.conversation_id}"
+        # As a person would point at it: the conversation, which message (or run), and when.
+        what = f"{'run' if self.scheduled else 'message'} {self.index + 1}"
+        when = f" ({date_format(localtime(self.created_at), 'DATETIME_FORMAT')})"
+        return f"{Truncator(self.conversation).chars(50)}, {what}{when if self.created_at else ''}"
 
 
 class Message(models.Model):
@@ -264,9 +270,8 @@ class ScheduledRun(models.Model):
         ]
 
     def __str__(self) -> str:
-        return (
-            f"{self.get_kind_display()} run of {self.schedule_id} at {self.slot_at:%Y-%m-%d %H:%M}"
-        )
+        slot = date_format(localtime(self.slot_at), "DATETIME_FORMAT")
+        return f"{self.get_kind_display()} run of {self.schedule_id} at {slot}"
 
 
 class WireMessage(models.Model):

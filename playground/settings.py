@@ -294,7 +294,7 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
-# Dates and times in the admin say their zone ("Dec 2, 2026, 10 p.m. CET").
+# One date-time format, the chat's, with its zone ("2 Dec 2026, 22:00 CET"), in the admin too.
 FORMAT_MODULE_PATH = ["playground.formats"]
 
 STATIC_URL = "static/"

@@ -1,5 +1,8 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.utils.functional import lazy
+from django.views.generic import RedirectView
 
 from playground import preferences, schedule_views, views
 
@@ -32,4 +35,7 @@ urlpatterns = [
     path("", include("inbox.urls")),
     path("", include("playground.accounts.urls")),
     path("admin/", admin.site.urls),
+    # Browsers ask for /favicon.ico where a page links no icon (a JSON answer, a file). Looked up
+    # at each request: the static file's name is hashed in production.
+    path("favicon.ico", RedirectView.as_view(url=lazy(static, str)("favicon.svg"))),
 ]

@@ -1,6 +1,7 @@
 """One clock: every time a person reads says its zone, pages that are not a conversation use
 the reader's zone, and durations read as durations."""
 
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -13,6 +14,7 @@ from api.tokens import create_token
 from elicitation import contract
 from elicitation.review import describe_duration
 from elicitation.zones import set_zone
+from playground.models import Turn
 from tests.admin_support import chat_client, make_person, make_staff, make_turn, new_part
 
 # 21:00 UTC on 2 December 2026: 22:00 in Berlin, 06:00 the next day in Tokyo.
@@ -43,7 +45,7 @@ def test_the_admin_parts_list_uses_the_readers_zone_not_the_owners(berliner):
     part.save()
     type(part).objects.filter(pk=part.pk).update(created_at=MOMENT)
     page = chat_client(berliner).get("/admin/elicitation/part/").content.decode()
-    assert '2026-12-02<span class="under">22:00 CET</span>' in page
+    assert '2 Dec 2026<span class="under">22:00 CET</span>' in page
 
 
 @pytest.mark.django_db
@@ -51,7 +53,28 @@ def test_the_admins_other_date_times_say_their_zone(berliner):
     turn = make_turn(make_person("carol"))
     type(turn.conversation).objects.filter(pk=turn.conversation_id).update(updated_at=MOMENT)
     page = chat_client(berliner).get("/admin/playground/conversation/").content.decode()
-    assert "Dec. 2, 2026, 10 p.m. CET" in page
+    assert "2 Dec 2026, 22:00 CET" in page
+
+
+@pytest.mark.django_db
+def test_the_admin_writes_every_date_time_one_way_the_chats_way(berliner):
+    turn = make_turn(make_person("erin"))
+    Turn.objects.filter(pk=turn.pk).update(created_at=MOMENT)
+    part = new_part(turn)
+    part.save()
+    type(part).objects.filter(pk=part.pk).update(created_at=MOMENT, pushed_at=MOMENT)
+    reader = chat_client(berliner)
+    pages = [
+        reader.get(f"/admin/elicitation/part/{part.pk}/change/"),  # the timeline, with seconds
+        reader.get("/admin/elicitation/part/"),  # the Asked column, the time under the day
+        reader.get("/admin/playground/turn/"),  # Django's own list cells
+        reader.get(f"/admin/playground/turn/{turn.pk}/change/"),  # read-only fields
+    ]
+    for response in pages:
+        page = response.content.decode()
+        assert re.search(r"2 Dec 2026(, |<span class=\"under\">)22:00(:00)? CET", page), page
+        # Neither Django's American default nor the ISO style the parts list used to have.
+        assert not re.search(r"Dec\. 2|2026-12-02 |p\.m\.", page)
 
 
 @pytest.mark.django_db
@@ -72,7 +95,7 @@ def test_the_timeline_reads_durations_as_durations(berliner):
     page = chat_client(berliner).get(f"/admin/elicitation/part/{part.pk}/change/").content
     timeline = page.decode().split('<ol class="timeline">')[1].split("</ol>")[0]
     assert "+-" not in timeline and "-0.0" not in timeline
-    assert "2026-12-02 22:00:00 CET" in timeline
+    assert "2 Dec 2026, 22:00:00 CET" in timeline
     assert "at once" in timeline
     assert "0.4\u00a0s later" in timeline
     assert "3\u00a0min 5\u00a0s later" in timeline
