@@ -108,11 +108,14 @@ class LiveServer:
         *,
         host: str = "127.0.0.1",
         netns: str | None = None,
+        serve_args: tuple[str, ...] = (),
     ):
-        """`netns`: run the server inside that network namespace, serving on `host` there."""
+        """`netns`: run the server inside that network namespace, serving on `host` there.
+        `serve_args`: more options for `manage.py serve` (`--proxy-headers`)."""
         self.workdir = workdir
         self.host = host
         self.netns = netns
+        self.serve_args = serve_args
         self.db_path = workdir / "db.sqlite3"
         self.port = free_port()
         self.log_path = workdir / "daphne.log"
@@ -197,6 +200,7 @@ class LiveServer:
     def start_without_visiting(self) -> None:
         """Start the server and return before anyone has made a request to it."""
         serve = ["manage.py", "serve", "--host", self.host, "--port", str(self.port)]
+        serve += self.serve_args
         command = [sys.executable, *serve]
         if self.netns:
             command = ["ip", "netns", "exec", self.netns, *command]  # execs: the same pid
