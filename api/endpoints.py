@@ -76,7 +76,7 @@ api = PlaygroundAPI(
 )
 problems.install(api)
 # Every error is a problem body (a wait that runs out is not an error: the request comes back).
-ERRORS = {frozenset({400, 401, 404, 409, 413, 422, 429}): Problem}
+ERRORS = {frozenset({400, 401, 404, 409, 413, 422, 429, 503}): Problem}
 
 # Wire names are camelCase, as in `requestedSchema`: the schemas below use them as is.
 

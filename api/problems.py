@@ -2,14 +2,17 @@
 
 `errors` points at fields: `[{"field": "requestedSchema", "message": "..."}]`. Everything under
 /api/ answers this way: the endpoints' errors, a path nobody serves, a method a path does not
-take, and a failure of our own (a 500 that says nothing of its cause; the log has it).
+take, a database that does not answer (a 503), and a failure of our own (a 500 that says
+nothing of its cause; the log has it).
 """
 
+import logging
 from functools import wraps
 from inspect import iscoroutinefunction
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.log import log_response
 from ninja import NinjaAPI, Schema
@@ -17,6 +20,12 @@ from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationEr
 
 TYPE_BASE = "https://elicitation-playground.invalid/problems/"
 PROBLEM_JSON = "application/problem+json"
+UNAVAILABLE = (
+    "We can't reach the database right now. Nothing was saved half-way: if you had just sent "
+    "something, read it back in a few seconds before you send it again."
+)
+
+logger = logging.getLogger(__name__)
 
 
 class FieldError(Schema):
@@ -137,6 +146,14 @@ def install(api: NinjaAPI) -> None:
     def on_too_large(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
         detail = f"Send at most {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes."
         return problem(413, "too-large", "Request body too large.", detail)
+
+    @api.exception_handler(OperationalError)
+    @api.exception_handler(InterfaceError)
+    def on_database_unavailable(request: HttpRequest, exc: Exception) -> HttpResponse:
+        logger.error("database unavailable: %s %s: %s", request.method, request.path, exc)
+        response = problem(503, "database-unavailable", "Database unavailable.", UNAVAILABLE)
+        response["Retry-After"] = "10"
+        return response
 
     @api.exception_handler(Exception)
     def on_failure(request: HttpRequest, exc: Exception) -> HttpResponse:

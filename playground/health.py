@@ -16,6 +16,7 @@ from django.utils.deprecation import MiddlewareMixin
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from playground import database_deadline
 from playground.layer_channels import inbox
 
 logger = logging.getLogger(__name__)
@@ -36,7 +37,9 @@ def _check_database() -> None:
     if not _database_check.acquire(blocking=False):
         raise PreviousCheckWaiting
     try:
-        with connection.cursor() as cursor:
+        # A silent database: the check's connection is cut at the deadline, which frees its
+        # thread (and the lock) for the next check.
+        with database_deadline.allowance(CHECK_TIMEOUT), connection.cursor() as cursor:
             cursor.execute("SELECT 1")
     finally:
         connection.close()  # back to the pool (or closed), not kept by this thread

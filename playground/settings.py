@@ -74,6 +74,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "playground.health.answer_probes",  # first: probes by IP, over HTTP (see the module)
+    "playground.database_deadline.per_request",  # a request's database time, all of it
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "playground.http_handler.serve_static",  # ServeStatic's, in either chain
@@ -125,7 +126,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # about 10 s instead of hanging it: connecting may take 5 s, a statement
     # DATABASE_STATEMENT_TIMEOUT seconds (0: no limit, e.g. for a long migration). On a
     # network that loses every packet TCP gives up on data unacknowledged for 5 s, and
-    # keepalives probe a connection waiting on a reply (libpq's settings).
+    # keepalives probe a connection waiting on a reply (libpq's settings). None of these
+    # reaches a proxy that holds the connection open and silent: the web process cuts a
+    # request's database work at DATABASE_REQUEST_SECONDS (playground.database_deadline).
     postgres_options["connect_timeout"] = 5
     statement_timeout = int(envfloat("DATABASE_STATEMENT_TIMEOUT", 8) * 1000)
     postgres_options["options"] = " ".join(
@@ -143,6 +146,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             "max_size": int(os.environ.get("DATABASE_POOL_SIZE", 10)),
             "timeout": 5,
         }
+# A request's database time in a web process, in all (README, "Faults").
+DATABASE_REQUEST_SECONDS = envfloat("DATABASE_REQUEST_SECONDS", 9)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file needs no pool: each thread keeps its connection (see playground.http_handler).
     DATABASES["default"]["CONN_MAX_AGE"] = None

@@ -5,7 +5,7 @@ from unittest import mock
 
 import pytest
 from django.core.cache import cache
-from django.db import OperationalError
+from django.db import OperationalError, ProgrammingError
 from django.db.backends.utils import CursorWrapper
 from django.test import Client
 from django.utils import timezone
@@ -175,12 +175,25 @@ def test_a_wrong_method_is_405_saying_which_methods_the_path_takes(api):
 
 def test_an_unexpected_failure_is_a_500_problem_that_tells_nothing_of_its_cause(api):
     conversation_id = api.open_conversation()
-    failure = OperationalError("disk I/O error in /srv/secret/db.sqlite3")
+    failure = ProgrammingError('column "secret_value" does not exist in /srv/secret/db')
     # The database fails under the endpoint, on whichever thread it runs its queries.
     with mock.patch.object(CursorWrapper, "execute", side_effect=failure):
         response = api.post(f"/conversations/{conversation_id}/requests", ASK)
     problem = assert_problem(response, 500)
     assert problem["detail"] == "Something failed on our side. It is logged; try again in a moment."
-    for internal in ("secret", "OperationalError", "Traceback", "disk I/O"):
+    for internal in ("secret", "ProgrammingError", "Traceback", "column"):
+        assert internal not in response.content.decode()
+    assert not Part.objects.exists()
+
+
+def test_a_database_that_does_not_answer_is_a_503_problem_saying_so(api):
+    conversation_id = api.open_conversation()
+    failure = OperationalError("connection to server at 10.0.0.5 failed: timeout for postgres")
+    with mock.patch.object(CursorWrapper, "execute", side_effect=failure):
+        response = api.post(f"/conversations/{conversation_id}/requests", ASK)
+    problem = assert_problem(response, 503)
+    assert problem["detail"].startswith("We can't reach the database right now.")
+    assert response["Retry-After"] == "10"
+    for internal in ("10.0.0.5", "postgres", "OperationalError", "Traceback"):
         assert internal not in response.content.decode()
     assert not Part.objects.exists()
