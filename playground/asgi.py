@@ -15,6 +15,7 @@ from django.urls import path  # noqa: E402
 
 from inbox.consumers import InboxConsumer  # noqa: E402
 from playground import server_loop, startup  # noqa: E402
+from playground.closed_sockets import dropping_sends_on_closed_sockets  # noqa: E402
 from playground.consumers import ConversationConsumer  # noqa: E402
 from playground.upload_limits import limit_answer_uploads  # noqa: E402
 
@@ -24,13 +25,16 @@ application = server_loop.remember_loop(
     ProtocolTypeRouter(
         {
             "http": limit_answer_uploads(django_asgi_app),
-            "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(
-                    URLRouter(
-                        [
-                            path("ws/c/<int:conversation_id>/", ConversationConsumer.as_asgi()),
-                            path("ws/inbox/", InboxConsumer.as_asgi()),
-                        ]
+            # Every consumer: a tab closed mid-send is a normal end, not a traceback.
+            "websocket": dropping_sends_on_closed_sockets(
+                AllowedHostsOriginValidator(
+                    AuthMiddlewareStack(
+                        URLRouter(
+                            [
+                                path("ws/c/<int:conversation_id>/", ConversationConsumer.as_asgi()),
+                                path("ws/inbox/", InboxConsumer.as_asgi()),
+                            ]
+                        )
                     )
                 )
             ),
