@@ -21,7 +21,9 @@ const bookHotel = createTool({
     nights: z.number().int().min(1).describe("Nights"),
   }),
   execute: async ({ trip }, { agent }) => {
-    if (!agent.resumeData) return agent.suspend({ question: `Where to, and for how long? (${trip})` });
+    if (!agent.resumeData) {
+      return agent.suspend({ question: `Where to, and for how long? (${trip})` });
+    }
     const { city, nights } = agent.resumeData;
     return { booked: `${nights} nights in ${city}` };
   },
@@ -43,7 +45,12 @@ const travel = new Agent({
   id: "travel",
   name: "Travel agent",
   instructions: "Book hotels with book_hotel, cancel them with cancel_booking.",
-  model: { id: "openai/gpt-5-mini", url: process.env.OPENAI_BASE_URL, api: "chat" },
+  model: {
+    id: "openai/gpt-5-mini",
+    url: process.env.OPENAI_BASE_URL, // unset: OpenAI's own
+    apiKey: process.env.OPENAI_API_KEY, // with a url, Mastra sends only a key given here
+    api: "chat",
+  },
   tools: { book_hotel: bookHotel, cancel_booking: cancelBooking },
 });
 
