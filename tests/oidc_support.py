@@ -11,6 +11,8 @@ import fcntl
 import hashlib
 import json
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -24,6 +26,7 @@ import pytest
 from tests.live_server import free_port, wait_until_listening
 
 SOURCE = Path(__file__).parent / "oidc_provider"
+README = Path(__file__).resolve().parent.parent / "README.md"
 CLIENT_ID = "playground"
 CLIENT_SECRET = "test-client-secret-5b7e"
 SECRET_ENV = "TEST_OIDC_CLIENT_SECRET"
@@ -57,6 +60,15 @@ ACCOUNTS = {
         "groups": ["playground-users"],
     },
 }
+
+
+def readme_example(number: int) -> dict[str, str]:
+    """Return the settings of the README's `number`th sh block under "Sign-on", as a shell
+    reads them."""
+    text = README.read_text()
+    section = text[text.index("## Sign-on") : text.index("## Configuration")]
+    block = re.findall(r"```sh\n(.*?)```", section, re.S)[number]
+    return dict(word.split("=", 1) for word in shlex.split(block))
 
 
 def node_modules() -> Path:
@@ -126,7 +138,7 @@ class OIDCProvider:
             "OIDC_CLIENT_SECRET_ENV": SECRET_ENV,
             SECRET_ENV: CLIENT_SECRET,
             "OIDC_PROVIDER_NAME": "Example SSO",
-            "OIDC_SCOPES": "openid,email,profile,groups",
+            "OIDC_SCOPES": "openid,email,profile",
         }
 
     def tamper(self, mode: str) -> None:

@@ -35,7 +35,7 @@ def sso(provider, settings, monkeypatch):
     settings.OIDC_CLIENT_ID = "playground"
     settings.OIDC_CLIENT_SECRET_ENV = "TEST_OIDC_CLIENT_SECRET"
     settings.OIDC_PROVIDER_NAME = "Example SSO"
-    settings.OIDC_SCOPES = ["openid", "email", "profile", "groups"]
+    settings.OIDC_SCOPES = ["openid", "email", "profile"]
     reviewer_group()
     yield provider
     provider.tamper("")

@@ -1,11 +1,12 @@
-"""Sign-on by a trusted proxy's header, on a real server (`manage.py serve --proxy-headers`):
-believed from a listed socket peer, ignored (and logged once) from any other, whatever
-X-Forwarded-For claims."""
+"""Sign-on by a trusted proxy's header, on a real server (`manage.py serve --proxy-headers`)
+with the README's settings: believed from a listed socket peer, ignored (and logged once)
+from any other, whatever X-Forwarded-For claims."""
 
 import httpx
 import pytest
 
 from tests.live_server import LiveServer
+from tests.oidc_support import readme_example
 
 PROXY = "127.0.0.2"  # the proxy's address: this test connects from it (all of 127/8 is local)
 HEADERS = {
@@ -17,12 +18,7 @@ HEADERS = {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    env = {
-        "PROXY_USER_HEADER": "X-Forwarded-User",
-        "PROXY_EMAIL_HEADER": "X-Forwarded-Email",
-        "PROXY_GROUPS_HEADER": "X-Forwarded-Groups",
-        "PROXY_TRUSTED_ADDRESSES": PROXY,
-    }
+    env = readme_example(1) | {"PROXY_TRUSTED_ADDRESSES": PROXY}  # the README's, here
     live = LiveServer(tmp_path_factory.mktemp("proxy"), env, serve_args=("--proxy-headers",))
     live.prepare({})
     live.start()

@@ -38,9 +38,9 @@ const provider = new Provider(issuer, {
   cookies: { keys: ['test-cookie-key'] },
   claims: {
     openid: ['sub'],
-    profile: ['name', 'preferred_username'],
+    // Groups with the profile, as a Keycloak "Group Membership" mapper adds them.
+    profile: ['name', 'preferred_username', 'groups'],
     email: ['email', 'email_verified'],
-    groups: ['groups'],
   },
   features: { devInteractions: { enabled: false } },
   interactions: { url: (ctx, interaction) => `/interaction/${interaction.uid}` },
@@ -64,7 +64,7 @@ const provider = new Provider(issuer, {
       clientId: ctx.oidc.client.clientId,
       accountId: ctx.oidc.session.accountId,
     });
-    grant.addOIDCScope('openid email profile groups');
+    grant.addOIDCScope('openid email profile');
     await grant.save();
     return grant;
   },
