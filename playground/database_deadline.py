@@ -11,9 +11,9 @@ pool discards the broken connection.
 
 A request's statements share DATABASE_REQUEST_SECONDS of database time (`per_request`); a
 wait that holds no connection (an API long-poll, a call to another service) does not count.
-Work outside a request (a websocket's lookups, the background loops) has a few seconds for
-each answer: much of it runs on asgiref's one shared thread, and every API call and probe
-passes through that thread too.
+Work outside a request (a websocket's lookups, the background loops, a streamed export) has a
+few seconds for each answer: much of it runs on asgiref's one shared thread, and every API
+call and probe passes through that thread too.
 """
 
 import asyncio
@@ -25,6 +25,7 @@ import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 
 from asgiref.sync import iscoroutinefunction
 from django.conf import settings
@@ -47,10 +48,17 @@ class _Allowance:
         self.seconds = seconds
 
 
+@dataclass
+class _Watch:
+    """A connection's deadline, set as a statement starts (its commit and fetches keep it)."""
+
+    deadline: float
+    seconds: float
+    per_answer: bool  # outside a request: counted from when it was last seen not waiting
+
+
 _allowance: ContextVar[_Allowance | None] = ContextVar("database_allowance", default=None)
-# Each connection's deadline and the seconds it was given, set as a statement starts (a commit
-# or a fetch after the statement keeps them).
-_deadlines: weakref.WeakKeyDictionary[Connection, tuple[float, float]] = weakref.WeakKeyDictionary()
+_watched: weakref.WeakKeyDictionary[Connection, _Watch] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
 
 
@@ -102,8 +110,9 @@ def _statement_deadline(execute, sql, params, many, context):
     granted = _allowance.get()
     seconds = OUTSIDE_REQUESTS_SECONDS if granted is None else granted.seconds
     started = time.monotonic()
+    watch = _Watch(started + seconds, seconds, per_answer=granted is None)
     with _lock:
-        _deadlines[context["connection"].connection] = (started + seconds, seconds)
+        _watched[context["connection"].connection] = watch
     try:
         return execute(sql, params, many, context)
     finally:
@@ -113,14 +122,18 @@ def _statement_deadline(execute, sql, params, many, context):
 
 def _cut_overdue(now: float) -> None:
     with _lock:
-        overdue = [(conn, seconds) for conn, (at, seconds) in _deadlines.items() if at < now]
-    for conn, seconds in overdue:
+        watched = list(_watched.items())
+    for conn, watch in watched:
         # ACTIVE: a command was sent and its answer has not come. Idle connections, in the
         # pool or between statements, are left alone.
         if conn.info.transaction_status != TransactionStatus.ACTIVE:
+            if watch.per_answer:
+                watch.deadline = now + watch.seconds
+            continue
+        if watch.deadline >= now:
             continue
         with _lock:
-            _deadlines.pop(conn, None)
+            _watched.pop(conn, None)
         try:
             # A duplicate of the descriptor: shutting it down shuts down the one socket.
             with socket.fromfd(conn.fileno(), socket.AF_INET, socket.SOCK_STREAM) as sock:
@@ -130,5 +143,5 @@ def _cut_overdue(now: float) -> None:
         logger.error(
             "database connection cut: no answer within %.1f s (the database, or a proxy in "
             "front of it, holds the connection open but does not answer)",
-            max(seconds, 0),
+            max(watch.seconds, 0),
         )
