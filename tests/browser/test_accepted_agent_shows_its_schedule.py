@@ -5,6 +5,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from tests.browser.axe import look_at
 from tests.browser.test_onboarding_wizard import open_wizard, question
 
 
@@ -22,6 +23,8 @@ def test_accept_shows_the_new_agents_schedule_panel_without_a_reload(page: Page)
     expect(panel).to_contain_text("every 15 minutes")
     expect(panel.get_by_role("button", name="Run now")).to_be_visible()
     assert page.evaluate("window.sameDocument") is True  # live, not a reload
+    page.evaluate("window.scrollTo(0, 0)")  # the header, with its panel
+    look_at(page, "accepted-agent-schedule")
     # On, or paused until it has what it lacks: either way its switch is there, and works.
     paused = panel.get_attribute("data-state") == "paused"
     switch, switched = ("Resume", "on") if paused else ("Pause", "paused")

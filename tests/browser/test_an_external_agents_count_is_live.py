@@ -7,6 +7,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.api_support import ASK
+from tests.browser.axe import look_at
 from tests.browser.test_an_external_agent_is_live_from_its_first_word import (
     MAKE_TOKEN,
     call_api,
@@ -30,6 +31,7 @@ def test_the_status_line_and_title_follow_questions_asked_and_answered(live_serv
     second = call_api(live_server, key, requests, SECOND)
     expect(status).to_have_text("2 questions waiting for you")
     expect(page).to_have_title(re.compile(r"^\(2\) Release bot"))
+    look_at(page, "external-count-live")
 
     first = page.locator("article.part--pending", has_text=ASK["message"])
     first.get_by_label("Staging").check()
