@@ -361,4 +361,6 @@ def test_with_local_login_off_no_password_is_taken(sso, client, settings):
 
     assert "Sign in with Example SSO" in page and 'name="password"' not in page
     assert posted.status_code == 405
-    assert admin.status_code == 200 and "_auth_user_id" not in client.session
+    assert admin.status_code == 302 and "_auth_user_id" not in client.session
+    assert client.get("/admin/")["Location"] == "/admin/login/?next=/admin/"
+    assert client.get("/admin/login/?next=/admin/")["Location"] == "/accounts/login/?next=/admin/"
