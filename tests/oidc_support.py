@@ -59,6 +59,13 @@ ACCOUNTS = {
         "email_verified": False,
         "groups": ["playground-users"],
     },
+    "frank": {  # some providers send it as a string
+        "sub": "7f3a-frank",
+        "name": "Frank",
+        "email": "frank@example.com",
+        "email_verified": "false",
+        "groups": ["playground-users"],
+    },
 }
 
 

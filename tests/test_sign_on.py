@@ -217,11 +217,12 @@ def test_an_id_token_that_fails_a_check_is_refused(sso, client, wrong, said):
 
 
 @pytest.mark.django_db
-def test_an_unverified_email_is_refused(sso, client):
-    response = sign_in(client, "eve")
+@pytest.mark.parametrize("login", ["eve", "frank"])
+def test_an_unverified_email_is_refused(sso, client, login):
+    response = sign_in(client, login)
 
     assert_refused_and_nothing_made(
-        response, "Your email address is not verified", "eve@example.com", "sign in again"
+        response, "Your email address is not verified", f"{login}@example.com", "sign in again"
     )
 
 

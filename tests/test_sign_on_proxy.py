@@ -60,3 +60,14 @@ def test_the_header_from_anywhere_else_is_ignored_and_logged_once(server):
     assert server.query("SELECT username FROM auth_user WHERE username = 'mallory'") == []
     ignored = "Ignored the X-Forwarded-User header from 127.0.0.1"
     assert server.log().count(ignored) == 1
+
+
+def test_someone_deactivated_here_is_told_so_at_their_next_request(server):
+    with from_address(PROXY) as proxy:
+        assert proxy.get(server.url + "/", headers=HEADERS).status_code == 200
+        server.query("UPDATE auth_user SET is_active = 0 WHERE username = 'ada'")
+        refused = proxy.get(server.url + "/", headers=HEADERS)
+        server.query("UPDATE auth_user SET is_active = 1 WHERE username = 'ada'")
+
+    assert refused.status_code == 403
+    assert "An administrator of this playground deactivated your account" in refused.text

@@ -107,9 +107,16 @@ def finish(request: HttpRequest) -> Person:
         username=str(claims.get("preferred_username") or claims.get("email") or claims["sub"]),
         name=str(claims.get("name") or ""),
         email=str(claims.get("email") or ""),
-        email_verified=claims.get("email_verified"),
+        email_verified=_verified(claims.get("email_verified")),
         groups=group_names(claims.get(settings.OIDC_GROUPS_CLAIM)),
     )
+
+
+def _verified(value: object) -> bool | None:
+    """Return what `email_verified` says (some providers send "true"/"false" as strings)."""
+    if isinstance(value, str):
+        return value.strip().lower() == "true"
+    return value if isinstance(value, bool) else None
 
 
 def _refused(error: OAuthError) -> SignOnError:

@@ -79,7 +79,9 @@ def _person(request: HttpRequest) -> Person | None:
 
 def _sign_in(request: HttpRequest, person: Person) -> HttpResponse | None:
     """Sign `person` in unless this session already is theirs; a refusal is a page."""
-    if request.session.get(SESSION_KEY) == f"proxy:{person.subject}":
+    if request.session.get(SESSION_KEY) == f"proxy:{person.subject}" and (
+        request.user.is_authenticated  # (not if deactivated meanwhile: then say so)
+    ):
         return None
     refused = refusal(person, "your sign-in service")
     if refused is None:
