@@ -27,7 +27,8 @@ SOCKET_PEER = "playground.socket_peer"  # the scope's key: the address that conn
 ISSUER = "trusted-proxy"  # the "issuer" of the people a proxy signs in
 SESSION_KEY = "signed_on"  # how this session signed on: "oidc", or "proxy:<subject>"
 
-_warned: set[str] = set()
+MAX_WARNED = 10_000
+_warned: set[str] = set()  # the addresses whose header was ignored, each logged once
 
 
 def socket_peer(request: HttpRequest) -> str:
@@ -61,6 +62,8 @@ def _person(request: HttpRequest) -> Person | None:
     peer = socket_peer(request)
     if not _trusted(peer):
         if peer not in _warned:
+            if len(_warned) >= MAX_WARNED:  # bounded: many addresses are logged again later
+                _warned.clear()
             _warned.add(peer)
             log.warning(
                 "Ignored the %s header from %s, which is not in PROXY_TRUSTED_ADDRESSES",
