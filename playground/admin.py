@@ -280,6 +280,9 @@ class ScheduledRunInline(RecordInline):
     readonly_fields = fields
     show_change_link = False
 
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("turn__conversation")  # its name
+
     @admin.display(description="Turn")
     def turn_link(self, run):
         return _admin_link(run.turn) if run.turn_id else "—"

@@ -1,11 +1,13 @@
 """The admin reads as a person would say it: "API tokens", a turn named by its conversation and
 when, and an Admin link in the site's header for staff (and for no one else)."""
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from playground.models import Turn
+from playground.models import Agent, Conversation, Schedule, ScheduledRun, Turn
 from tests.admin_support import chat_client, make_person, make_staff, make_turn
 
 MOMENT = datetime(2026, 12, 2, 21, 0, tzinfo=UTC)
@@ -48,3 +50,32 @@ def test_staff_find_the_admin_in_the_header_and_no_one_else_does(seeded):
     person_page = chat_client(make_person("erin")).get("/").content.decode()
     assert '<a href="/admin/">Admin</a>' in staff_page
     assert "/admin/" not in person_page
+
+
+@pytest.mark.django_db
+def test_a_schedules_page_names_each_runs_turn_in_the_same_few_queries(seeded):
+    owner = make_person("frank")
+    agent = Agent.objects.get(slug="support-triage")
+    runs = Conversation.objects.create(owner=owner, agent=agent, title="Runs of Support triage")
+    schedule = Schedule.objects.create(agent=agent, owner=owner, conversation=runs)
+    admin = chat_client(make_staff("root", superuser=True))
+    admin.get(f"/admin/playground/schedule/{schedule.pk}/change/")  # caches filled once
+
+    def page_with_runs(count: int) -> tuple[str, int]:
+        start = runs.turns.count()
+        for index in range(start, start + count):
+            turn = Turn.objects.create(conversation=runs, index=index, text="Run", scheduled=True)
+            Turn.objects.filter(pk=turn.pk).update(created_at=MOMENT)
+            ScheduledRun.objects.create(
+                schedule=schedule, slot_at=MOMENT + timedelta(hours=index), kind="scheduled",
+                turn=turn,
+            )  # fmt: skip
+        with CaptureQueriesContext(connection) as queries:
+            page = admin.get(f"/admin/playground/schedule/{schedule.pk}/change/").text
+        return page, len(queries)
+
+    page, few = page_with_runs(1)
+    assert "Runs of Support triage, run 1 (2 Dec 2026, 21:00 UTC)" in page
+    page, more = page_with_runs(5)
+    assert "Runs of Support triage, run 6 (2 Dec 2026, 21:00 UTC)" in page
+    assert more == few
