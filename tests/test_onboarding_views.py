@@ -103,7 +103,7 @@ def test_a_made_agent_is_deleted_once_confirmed_with_its_schedule_and_conversati
     for asked in (client.get("/agents/ticket-digest/delete"), client.post(agent_delete(agent))):
         page = asked.content.decode()
         assert asked.status_code == 200 and "Delete Ticket digest?" in page
-        assert "stops its schedule (it runs every day at 09:00 (UTC))" in page
+        assert "stops its schedule, which runs every day at 09:00 (UTC)," in page
         assert "removes its 2 conversations" in page
         assert 'name="confirmed"' in page and ">Delete Ticket digest</button>" in page
     assert Agent.objects.filter(pk=agent.pk).exists()

@@ -279,7 +279,7 @@ def _ask_trigger(draft: AgentDraft) -> Question:
     fields = {
         "minutes": _minutes_field("Every how many minutes", proposal.get("minutes")),
         "times": _times_field("Times of day", _suggested_times(proposal)),
-        "weekdays_only": _weekdays_only_field(proposal.get("weekdays_only")),
+        "weekdays_only": _weekdays_only_field(proposal.get("weekdays_only", False)),
         "weeks": _weeks_field("Every how many weeks", proposal.get("weeks")),
         "days": _days_field("Days of the week", proposal.get("days")),
         "day_of_month": _month_day_field("Day of the month", proposal.get("day_of_month")),

@@ -6,8 +6,9 @@ from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.axe import serious_findings
+from tests.browser.axe import look_at, serious_findings
 from tests.browser.chat import screenshot, socket_open
+from tests.browser.conftest import log_in
 
 SUBMITTED = ".part--submitted"
 
@@ -67,9 +68,10 @@ def test_a_description_becomes_a_working_agent(page: Page, live_server):
     name = "Intercom unanswered-conversation digest"
     expect(page.get_by_role("heading", level=1)).to_have_text(name)
     expect(page).to_have_title(re.compile(f"^{name} · "))
+    # No model and no Intercom server here: it says what it will do once it can, not "ready".
     expect(page.locator(".bubble.agent:not(.live)").last).to_contain_text(
-        "is ready. It reads Intercom conversations every Monday at 09:00 (Paris time) "
-        "and emails what it finds to ops@example.com."
+        "is made, but it cannot work yet. Once it can, it will read Intercom conversations "
+        "every Monday at 09:00 (Paris time) and email what it finds to ops@example.com."
     )
 
     page.get_by_label(f"Message to {name}").fill("Anything for me?")
@@ -148,7 +150,7 @@ def test_a_full_description_goes_straight_to_the_card_and_bad_edits_stay(page: P
     time.fill("07:30")
     card.get_by_role("button", name="Save and accept").click()
     expect(page.locator(".bubble.agent:not(.live)").last).to_contain_text(
-        "It reads Zendesk tickets every day at 07:30 (UTC) and posts what it finds in #support"
+        "it will read Zendesk tickets every day at 07:30 (UTC) and post what it finds in #support"
     )
 
 
@@ -224,7 +226,7 @@ def test_its_questions_go_to_a_group_and_a_name_it_may_not_ask_is_refused(page: 
 
     name.fill("release-managers")
     card.get_by_role("button", name="Save and accept").click()
-    expect(page.locator(".bubble.agent:not(.live)").last).to_contain_text("is ready")
+    expect(page.locator(".bubble.agent:not(.live)").last).to_contain_text("is made")
     expect(page.locator(SUBMITTED).last).to_contain_text("release-managers")
 
 
@@ -261,3 +263,81 @@ def test_a_description_that_says_nothing_gets_every_question(page: Page):
     card = question(page, "Here is the agent I will create.")
     expect(page.locator(SUBMITTED)).to_have_count(7)
     expect(card).to_contain_text("#team")
+
+
+BERLIN = """
+from django.contrib.auth.models import User
+from elicitation.zones import set_zone
+set_zone(User.objects.get(username="alice"), "Europe/Berlin")
+"""
+
+
+def test_the_schedule_questions_take_what_the_readme_says_and_an_agent_you_made_is_deleted(
+    browser, live_server
+):
+    live_server.manage("shell", "-c", BERLIN)  # the person's zone, as Settings keeps it
+    context = browser.new_context(timezone_id="Europe/Berlin")
+    page = context.new_page()
+    log_in(page, live_server)
+    open_wizard(page)
+    describe(page, "Check Freshdesk refund requests at 9am and 5pm and post them to #billing")
+
+    # The times mentioned pre-select how often, and fill the times in.
+    how_often = question(page, "How often should the agent run? You mentioned 09:00 and 17:00.")
+    expect(how_often.get_by_label("How often")).to_have_value("times_a_day")
+    submit(how_often)
+    times = question(page, "At which times of day should the agent run?")
+    expect(times.get_by_label("Times of day")).to_have_value("09:00, 17:00")
+    times.get_by_label("Times of day").fill("9am and 5pm")  # as the README's table writes them
+    look_at(page, "wizard-times-of-day")
+    submit(times)
+
+    zone = question(page, "Which time zone should the schedule (every day at 09:00 and 17:00)")
+    expect(zone.get_by_label(re.compile("^Time zone"))).to_have_value("Europe/Berlin")
+    expect(page.locator(SUBMITTED)).to_have_count(2)  # no question asked twice
+    submit(zone)
+    card = question(page, "Here is the agent I will create.")
+    expect(card).to_contain_text("Until then its schedule stays paused.")
+    card.get_by_role("button", name="Accept").click()
+    made = page.locator(".bubble.agent:not(.live)").last
+    expect(made).to_contain_text(
+        "Freshdesk refund checker is made, but it cannot work yet. Once it can, it will read "
+        "Freshdesk tickets every day at 09:00 and 17:00 (Berlin time) and post what it finds in "
+        "#billing on Slack."
+    )
+    expect(made).to_contain_text("Its schedule is paused until then")
+
+    # After a reload, the wizard's questions are still its own, and its bookkeeping is hidden.
+    page.reload()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Freshdesk refund checker")
+    expect(page.locator(".asker", has_text="Agent setup asks")).to_have_count(4)  # and the card
+    expect(page.locator(".asker", has_text="Freshdesk refund checker asks")).to_have_count(0)
+    expect(page.get_by_text("onboarding:")).to_have_count(0)
+    look_at(page, "wizard-agent-made")
+
+    [(schedule,)] = live_server.query(
+        "SELECT s.id FROM playground_schedule s JOIN playground_agent a ON a.id = s.agent_id "
+        "WHERE a.slug = 'freshdesk-refund-checker' AND s.paused"
+    )
+    page.goto(live_server.url + "/")
+    look_at(page, "home-with-made-agent")
+    page.get_by_role("link", name=re.compile("^Delete Freshdesk refund checker")).click()
+    expect(page.get_by_role("heading", name="Delete Freshdesk refund checker?")).to_be_visible()
+    expect(page.get_by_text("stops its schedule")).to_be_visible()
+    look_at(page, "delete-agent")
+    page.get_by_role("button", name="Delete Freshdesk refund checker").click()
+    page.wait_for_url(live_server.url + "/")
+    expect(page.get_by_role("button", name="Chat with Freshdesk refund checker")).to_have_count(0)
+    assert live_server.query("SELECT id FROM playground_schedule WHERE id = ?", (schedule,)) == []
+    context.close()
+
+
+def test_one_time_for_several_times_a_day_is_kept_not_asked_again(page: Page):
+    open_wizard(page)
+    describe(page, "Check Freshdesk refund requests twice a day and post them to #billing")
+    times = question(page, "At which times of day should the agent run?")
+    expect(times.get_by_label("Times of day")).to_have_value("09:00, 17:00")  # never empty
+    times.get_by_label("Times of day").fill("17:00")
+    submit(times)
+    question(page, "Which time zone should the schedule (every day at 17:00) follow?")
+    expect(page.locator(SUBMITTED)).to_have_count(1)  # not asked again: no trail of chips
