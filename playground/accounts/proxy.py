@@ -14,7 +14,7 @@ import logging
 from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.conf import settings
 from django.contrib.auth import authenticate, login
-from django.core.exceptions import MiddlewareNotUsed
+from django.core.exceptions import ImproperlyConfigured, MiddlewareNotUsed
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils.decorators import sync_and_async_middleware
@@ -42,25 +42,26 @@ def socket_peer(request: HttpRequest) -> str:
     return client[0] if client else ""
 
 
-def _trusted(address: str) -> bool:
+def _trusted(address: str, networks: list) -> bool:
     try:
         peer = ipaddress.ip_address(address)
     except ValueError:
         return False
-    return any(peer in ipaddress.ip_network(net) for net in settings.PROXY_TRUSTED_ADDRESSES)
+    peer = getattr(peer, "ipv4_mapped", None) or peer  # ::ffff:10.0.0.5 is 10.0.0.5
+    return any(peer in network for network in networks)
 
 
 def _header(request: HttpRequest, name: str) -> str:
     return request.headers.get(name, "").strip() if name else ""
 
 
-def _person(request: HttpRequest) -> Person | None:
+def _person(request: HttpRequest, networks: list) -> Person | None:
     """Return who the proxy says this is, if a trusted proxy says so."""
     subject = _header(request, settings.PROXY_USER_HEADER)
     if not subject or "authorization" in request.headers:  # API calls carry their own token
         return None
     peer = socket_peer(request)
-    if not _trusted(peer):
+    if not _trusted(peer, networks):
         if peer not in _warned:
             if len(_warned) >= MAX_WARNED:  # bounded: many addresses are logged again later
                 _warned.clear()
@@ -103,17 +104,21 @@ def trusted_proxy_sign_in(get_response):
     """Sign in whoever a trusted proxy's header names (unused without PROXY_USER_HEADER)."""
     if not settings.PROXY_USER_HEADER:
         raise MiddlewareNotUsed
+    try:
+        networks = [ipaddress.ip_network(n, strict=False) for n in settings.PROXY_TRUSTED_ADDRESSES]
+    except ValueError as error:
+        raise ImproperlyConfigured(f"PROXY_TRUSTED_ADDRESSES: {error}") from None
     if iscoroutinefunction(get_response):
 
         async def middleware(request: HttpRequest) -> HttpResponse:
-            person = _person(request)
+            person = _person(request, networks)
             refused = person and await sync_to_async(_sign_in)(request, person)
             return refused or await get_response(request)
 
     else:
 
         def middleware(request: HttpRequest) -> HttpResponse:
-            person = _person(request)
+            person = _person(request, networks)
             return (person and _sign_in(request, person)) or get_response(request)
 
     return middleware
