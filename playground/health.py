@@ -1,5 +1,6 @@
 """How the service reports on itself: the readiness probe (`/healthz`), the liveness probe
-(`/livez`), and a 503 page while the database is down."""
+(`/livez`), and a 503 page while the database is down (said beside the form instead, for a form
+the page sent with htmx)."""
 
 import asyncio
 import logging
@@ -16,12 +17,17 @@ from django.utils.deprecation import MiddlewareMixin
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from elicitation.access import refused
 from playground import database_deadline
 from playground.layer_channels import inbox
 
 logger = logging.getLogger(__name__)
 
 CHECK_TIMEOUT = 3.0
+UNAVAILABLE = (
+    "We can't reach the database right now. What you typed is still here: in a few seconds, "
+    "reload to see whether it arrived before you send it again."
+)
 
 
 class PreviousCheckWaiting(Exception):
@@ -142,9 +148,13 @@ class DatabaseUnavailableMiddleware(MiddlewareMixin):
 
 
 def database_unavailable(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """Return the plain 503 page for a request that lost the database."""
+    """Return the 503 for a request that lost the database: the plain page, or for an htmx
+    request the sentence the page shows beside the form that sent it."""
     logger.error("database unavailable: %s %s: %s", request.method, request.path, exception)
-    # Rendered without the request: the page must not touch the session or the user.
-    response = HttpResponse(render_to_string("503.html"), status=503)
+    if request.headers.get("HX-Request"):  # no page swapped into the chat
+        response = refused(UNAVAILABLE, status=503)
+    else:
+        # Rendered without the request: the page must not touch the session or the user.
+        response = HttpResponse(render_to_string("503.html"), status=503)
     response["Retry-After"] = "10"
     return response
