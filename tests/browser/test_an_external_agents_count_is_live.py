@@ -43,4 +43,3 @@ def test_the_status_line_and_title_follow_questions_asked_and_answered(live_serv
     call_api(live_server, key, f"/requests/{second['id']}/cancel", {})
     expect(status).to_have_text("")
     expect(page).to_have_title(re.compile(r"^Release bot"))
-
