@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.agui_support import BROKEN_SERVER, PYDANTIC_SERVER, AguiServer
-from tests.browser.axe import serious_findings
+from tests.browser.axe import look_at, serious_findings
 from tests.browser.chat import open_chat, screenshot, send
 from tests.browser.conftest import served_copy
 
@@ -44,19 +44,6 @@ def live_server(workdir, prepared_database):
     streamer.stop()
 
 
-def looks(page, name: str) -> list[str]:
-    """Screenshot the page at 375 and 1366 px, light and dark; return axe's serious findings."""
-    findings = []
-    for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)
-        for width in (375, 1366):
-            page.set_viewport_size({"width": width, "height": 900})
-            screenshot(page, f"agui-{name}-{scheme}-{width}")
-            findings += serious_findings(page, f"AG-UI {name}, {scheme}, {width} px")
-            assert page.evaluate("document.documentElement.scrollWidth") <= width
-    return findings
-
-
 def test_the_agents_form_is_answered_and_its_reply_shows(page, live_server):
     open_chat(page, live_server, "Painter")
     send(page, "paint the fence")
@@ -64,12 +51,11 @@ def test_the_agents_form_is_answered_and_its_reply_shows(page, live_server):
     form.wait_for()
     run = page.locator("details.step", has_text="AG-UI run")
     expect(run).to_have_attribute("data-state", "step-done")
-    findings = looks(page, "form")
+    look_at(page, "agui-form")
     form.get_by_label("green").check()
     form.get_by_role("button", name="Submit").click()
     page.locator(".bubble.agent", has_text="You picked green.").wait_for()
-    findings += looks(page, "answered")
-    assert findings == []
+    look_at(page, "agui-answered")
 
 
 def test_the_agents_own_tool_calls_show_as_steps(page, live_server):
@@ -81,7 +67,7 @@ def test_the_agents_own_tool_calls_show_as_steps(page, live_server):
     lookup.locator("summary").click()
     expect(lookup.locator(".step-details")).to_contain_text('city: "Lisbon"')
     expect(lookup.locator(".step-details")).to_contain_text("sunny")
-    assert looks(page, "steps") == []
+    look_at(page, "agui-steps")
 
 
 def test_the_agents_text_streams_in(page, live_server, workdir):
