@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import Group
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from playground.accounts.models import ProviderGroup, SignOn
 
@@ -115,17 +115,17 @@ class SignOnBackend(ModelBackend):
 def _account(person: Person):
     """Return the person's account, made at their first sign-in, with name and email
     refreshed and reviewer rights as the provider's groups say."""
-    User = get_user_model()
-    sign_on = (
-        SignOn.objects.select_for_update()
-        .select_related("user")
-        .filter(issuer=person.issuer, subject=person.subject)
-        .first()
-    )
+    sign_on = _sign_on(person)
     if sign_on is None:
-        user = User.objects.create_user(_free_username(person.username))
-        sign_on = SignOn.objects.create(user=user, issuer=person.issuer, subject=person.subject)
-        log.info("Sign-on: made the account %s", user)
+        try:
+            with transaction.atomic():  # a savepoint: the transaction goes on after a clash
+                sign_on = _first_sign_on(person)
+        except IntegrityError:
+            # Another sign-in of this person (a double click, two tabs) made the account
+            # between our look and our insert; it has committed, so it is there to read.
+            sign_on = _sign_on(person)
+            if sign_on is None:
+                raise
     user = sign_on.user
     user.first_name = person.name[:NAME_CHARS]
     user.email = person.email[:254]
@@ -142,6 +142,22 @@ def _account(person: Person):
     user.save()
     sign_on.save(update_fields=["shut_out", "made_reviewer"])
     return user
+
+
+def _sign_on(person: Person) -> SignOn | None:
+    return (
+        SignOn.objects.select_for_update()
+        .select_related("user")
+        .filter(issuer=person.issuer, subject=person.subject)
+        .first()
+    )
+
+
+def _first_sign_on(person: Person) -> SignOn:
+    user = get_user_model().objects.create_user(_free_username(person.username))
+    sign_on = SignOn.objects.create(user=user, issuer=person.issuer, subject=person.subject)
+    log.info("Sign-on: made the account %s", user)
+    return sign_on
 
 
 def _free_username(wanted: str) -> str:
