@@ -1,9 +1,11 @@
 """Agents, conversations and what happens in them: turns, agent messages, recorded steps."""
 
+import json
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.text import Truncator
@@ -58,6 +60,48 @@ class Conversation(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("conversation", args=[self.pk])
+
+    def add_turn(
+        self,
+        text: str,
+        *,
+        then: Callable[["Turn"], None],
+        surface: str = "form",
+        scheduled: bool = False,
+    ) -> "Turn":
+        """Store `text` as the next turn (a person's message, or a scheduled run's heading) and
+        call `then` with it once the transaction commits: to queue its run, which this module
+        cannot import.
+
+        The conversation row is locked first, so two sends at once never take the same index.
+        """
+        with transaction.atomic():
+            locked = Conversation.objects.select_for_update().get(pk=self.pk)
+            last = locked.turns.aggregate(last=models.Max("index"))["last"]
+            turn = Turn.objects.create(
+                conversation=self,
+                index=0 if last is None else last + 1,
+                text=text,
+                surface=surface,
+                scheduled=scheduled,
+            )
+            if not locked.title:
+                locked.title = title_for(text)
+            locked.save(update_fields=["title", "updated_at"])
+            self.title, self.updated_at = locked.title, locked.updated_at
+            transaction.on_commit(lambda: then(turn))
+        return turn
+
+
+def title_for(first_message: str) -> str:
+    """Return a conversation's title: its first message, or a pasted payload's own message."""
+    try:
+        payload = json.loads(first_message)
+    except ValueError:
+        payload = None
+    if isinstance(payload, dict) and isinstance(payload.get("message"), str):
+        first_message = payload["message"].strip() or first_message
+    return first_message[:80]
 
 
 class Turn(models.Model):

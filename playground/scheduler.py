@@ -32,7 +32,7 @@ from datetime import datetime, timedelta
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections, connection, connections, transaction
-from django.db.models import Max, Min
+from django.db.models import Min
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -207,24 +207,14 @@ def _start_turn(schedule: Schedule, heading: str) -> Turn:
     """Queue a turn with this heading in the schedule's Runs conversation (made if need be)."""
     conversation = None
     if schedule.conversation_id is not None:
-        runs = Conversation.objects.select_for_update().filter(pk=schedule.conversation_id)
-        conversation = runs.first()
+        conversation = Conversation.objects.filter(pk=schedule.conversation_id).first()
     if conversation is None:
         conversation = Conversation.objects.create(
             owner_id=schedule.owner_id, agent_id=schedule.agent_id, title=RUNS_TITLE
         )
         Schedule.objects.filter(pk=schedule.pk).update(conversation=conversation)
         schedule.conversation = conversation
-    last = conversation.turns.aggregate(last=Max("index"))["last"]
-    turn = Turn.objects.create(
-        conversation=conversation,
-        index=0 if last is None else last + 1,
-        text=heading,
-        scheduled=True,
-    )
-    conversation.save(update_fields=["updated_at"])
-    transaction.on_commit(lambda: _started(turn))
-    return turn
+    return conversation.add_turn(heading, scheduled=True, then=_started)
 
 
 def _started(turn: Turn) -> None:

@@ -1,10 +1,7 @@
 """The chat: home, a conversation page, and sending a message."""
 
-import json
-
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
-from django.db.models import Case, Count, F, Max, Q, When
+from django.db.models import Case, Count, F, Q, When
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
@@ -49,36 +46,9 @@ def agents_for(user):
     return agents.exclude(pk__in=hidden)
 
 
-def title_for(first_message: str) -> str:
-    """Return a conversation's title: its first message, or a pasted payload's own message."""
-    try:
-        payload = json.loads(first_message)
-    except ValueError:
-        payload = None
-    if isinstance(payload, dict) and isinstance(payload.get("message"), str):
-        first_message = payload["message"].strip() or first_message
-    return first_message[:80]
-
-
-def add_turn(conversation: Conversation, text: str, *, surface: str = "form") -> Turn:
-    """Store the person's message as the conversation's next turn and queue its run."""
-    with transaction.atomic():
-        # Two sends at once must not take the same turn index: lock the conversation first.
-        conversation = (
-            Conversation.objects.select_for_update().select_related("agent").get(pk=conversation.pk)
-        )
-        last = conversation.turns.aggregate(last=Max("index"))["last"]
-        turn = Turn.objects.create(
-            conversation=conversation,
-            index=0 if last is None else last + 1,
-            text=text,
-            surface=surface,
-        )
-        if not conversation.title:
-            conversation.title = title_for(text)
-        conversation.save(update_fields=["title", "updated_at"])
-        transaction.on_commit(lambda: turn_queued(turn.pk))
-    return turn
+def queue_run(turn: Turn) -> None:
+    """After the commit that added a person's turn: get it run (`Conversation.add_turn`)."""
+    turn_queued(turn.pk)
 
 
 @login_required
@@ -120,7 +90,7 @@ def start_conversation(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     text, _ = redact_secrets(request.POST.get("text", "").strip()[:MAX_MESSAGE_CHARS])
     if text or (spec is not None and spec.opens_conversation):
         # Queued like a message's turn, so the page (and every reload) shows what it says.
-        add_turn(conversation, text)
+        conversation.add_turn(text, then=queue_run)
     return redirect(conversation)
 
 
@@ -197,7 +167,7 @@ def send_message(request: HtmxHttpRequest, conversation_id: int) -> HttpResponse
         )
     text, redacted = redact_secrets(text)
     surface = Turn.Surface.TEXT if request.POST.get("surface") == "text" else "form"
-    turn = add_turn(conversation, text, surface=surface)
+    turn = conversation.add_turn(text, surface=surface, then=queue_run)
     turn_html = fragments.render_turn(turn)
     push_html_soon(conversation.pk, turn_html)
     if not request.htmx:

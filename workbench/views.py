@@ -23,7 +23,7 @@ from elicitation.secrets import redact_secrets
 from elicitation.widgets import form_data
 from elicitation.zones import zone_of
 from playground.models import Agent, Conversation
-from playground.views import MAX_MESSAGE_CHARS, HtmxHttpRequest, add_turn
+from playground.views import MAX_MESSAGE_CHARS, HtmxHttpRequest, queue_run
 from workbench.copy_as import as_pydantic, as_typescript
 from workbench.examples import examples
 from workbench.preview import (
@@ -202,5 +202,5 @@ def ask_in_chat(request: HtmxHttpRequest) -> HttpResponse:
         return _page(request, request.POST.get("payload", ""), status=422, chat_problem=problem)
     tester = get_object_or_404(Agent, slug=SCHEMA_TESTER, builtin=True)
     conversation = Conversation.objects.create(owner=request.user, agent=tester)
-    add_turn(conversation, redact_secrets(text)[0])
+    conversation.add_turn(redact_secrets(text)[0], then=queue_run)
     return redirect(conversation)
