@@ -14,15 +14,14 @@ import asyncio
 import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from functools import wraps
+from functools import partial
 
-from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.mail import mailers
-from django.db import connections
 from django.utils import timezone
 
+from elicitation.database_hop import in_db
 from notify import presence, queue
 
 logger = logging.getLogger(__name__)
@@ -44,20 +43,7 @@ def person_group(user_id: int) -> str:
 
 # The sender's database work, one hop at a time even with two rounds under way: it takes one
 # pooled connection, never two of those the requests wait for.
-_one_hop_at_a_time = threading.Lock()
-
-
-def _in_db(fn):
-    """Run a database function on a pooled thread, closing its connection when it returns."""
-
-    def run(*args, **kwargs):
-        with _one_hop_at_a_time:
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                connections.close_all()
-
-    return wraps(fn)(sync_to_async(run, thread_sensitive=False))
+_in_db = partial(in_db, one_at_a_time=threading.Lock())
 
 
 def _send_emails(drafts: list) -> list[str]:
