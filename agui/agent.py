@@ -6,12 +6,9 @@ are imported at the first turn, so starting Django never pays for them.
 """
 
 from agui.catalog import AGENTS, KIND
+from agui.errors import AguiRunFailed
 from playground.agents import agent
-from playground.runtime import ExplainedFault, TurnContext
-
-
-class AguiRunFailed(ExplainedFault):
-    """A run of the AG-UI agent failed; the message names the problem."""
+from playground.runtime import TurnContext
 
 
 @agent(

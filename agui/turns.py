@@ -16,8 +16,8 @@ from datetime import UTC, datetime
 from functools import partial
 
 from agui import agents_file, protocol
-from agui.agent import AguiRunFailed
 from agui.client import run_once
+from agui.errors import AguiRunFailed
 from agui.wire import wire_of
 from connections.services import ServicesFileError, UnknownServiceError
 from elicitation import frontend_tools
