@@ -9,7 +9,7 @@ from django.template.loader import render_to_string
 
 from elicitation.models import Part
 from elicitation.rendering import render_part_html
-from playground.models import Agent, Conversation, Message, Step, Turn
+from playground.models import Conversation, Message, Step, Turn
 
 
 def transcript(conversation: Conversation, *, disabled: bool = False, viewer=None) -> list[dict]:
@@ -109,12 +109,6 @@ def render_live_text(turn: Turn, *, thinking: bool = False) -> str:
     """Return a turn's reply so far (a streaming model), to replace the one a tab shows."""
     context = {"turn": turn, "thinking": thinking, "oob": True}
     return render_to_string("playground/conversation.html#live", context)
-
-
-def render_header(agent: Agent) -> str:
-    """Return the chat's header for its agent (the wizard's, until the agent is created)."""
-    context = {"agent": agent, "oob": True}
-    return render_to_string("playground/onboarding_header.html", context)
 
 
 def render_status(conversation: Conversation, *, working: bool | None = None) -> str:

@@ -28,7 +28,7 @@ from elicitation.models import AnswerFile, Part
 from elicitation.uploads import is_file_id, open_bytes
 from inbox import live, routing
 from playground import fragments, steps
-from playground.models import Agent, Message, Step, Turn
+from playground.models import Message, Step, Turn
 from playground.push import push_html
 
 DEFAULT_ACTIONS = ["accept", "decline", "cancel"]
@@ -231,13 +231,6 @@ class TurnContext:
         if index in self._recorded.messages:
             return None  # said before this replay
         return _save_and_render_message(self.turn, index, Message.Role.AGENT, text, False)
-
-    async def refresh_header(self) -> Agent:
-        """Show the conversation's agent afresh in every open tab (the wizard created it);
-        return it as it is now."""
-        agent = await Agent.objects.aget(pk=self.agent.pk)
-        await push_html(self.conversation.pk, await sync_to_async(fragments.render_header)(agent))
-        return agent
 
     async def note(self, text: str) -> None:
         """Add a note about the run (shown apart from the agent's own words)."""

@@ -12,7 +12,7 @@ from elicitation.access import login_required_inline
 from elicitation.models import Part
 from elicitation.secrets import redact_secrets
 from elicitation.zones import zone_of
-from playground import fragments, scheduler, wire
+from playground import chat_header, fragments, wire
 from playground.agents import REGISTRY
 from playground.models import Agent, Conversation, Turn
 from playground.push import push_html_soon
@@ -111,22 +111,11 @@ def render_conversation(request: HttpRequest, conversation: Conversation) -> Tem
     draft = conversation.agent.is_draft  # still in the onboarding wizard
     spec = REGISTRY.get(conversation.agent.kind)
     turns = fragments.transcript(conversation, viewer=request.user)
-    read_only = conversation.owner_id != request.user.pk
-    # When the agent runs on its own: next runs, the last outcome, Pause/Resume, Run now.
-    panel = None if draft or read_only else scheduler.overview(conversation.agent, request.user)
     return TemplateResponse(
         request,
         "playground/onboarding.html" if draft else "playground/conversation.html",
-        {
-            "conversation": conversation,
-            "turns": turns,
-            "read_only": read_only,
-            "samples": spec.samples if spec else (),
-            "agent": conversation.agent,
-            "panel": panel,
-            "edit_url": spec.edit_url if spec and not read_only and not draft else "",
-            "shows_wire": bool(spec and spec.offers_wire(conversation.agent)) and not read_only,
-        }
+        {"turns": turns, "samples": spec.samples if spec else ()}
+        | chat_header.header_context(conversation, request.user, request.path)
         | fragments.status_context(conversation),
     )
 

@@ -13,7 +13,7 @@ from asgiref.sync import sync_to_async
 from elicitation.kinds.config_card import ConfigRules, register_validator
 from elicitation.secrets import REDACTED
 from elicitation.zones import zone_of
-from playground import scheduler
+from playground import chat_header
 from playground.agents import agent
 from playground.onboarding import answerers, drafts, model_setup, planner, summary
 from playground.onboarding.questions import (
@@ -168,10 +168,10 @@ async def setup(ctx, message: str) -> None:
     await ctx.say(_created(created, config, lacking))
     if not_connected:
         await ctx.say(_connect_later(created["name"], not_connected))
-    created_agent = await ctx.refresh_header()  # every open tab shows it, at its own address
-    # ... with its schedule panel (next runs, Pause, Run now) when it runs on its own.
-    if panel := await sync_to_async(scheduler.render_panel)(created_agent, ctx.user):
-        await push_html(ctx.conversation.pk, panel)
+    # Every open tab shows the agent's page header (its Edit link, its schedule panel...),
+    # at the agent's own address.
+    header = await sync_to_async(chat_header.render_created)(ctx.conversation.pk, ctx.user)
+    await push_html(ctx.conversation.pk, header)
 
 
 def _created(created: dict, config: dict, lacking: list[str]) -> str:
