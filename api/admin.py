@@ -41,9 +41,15 @@ class WebhookDeliveryAdmin(admin.ModelAdmin):
     # A receiver reports a delivery by its Webhook-Id header: paste it whole.
     search_fields = ["url", "token__name", "=webhook_id"]
     readonly_fields = [
-        "token", "part", "url", "webhook_id", "status", "attempts", "next_attempt_at",
+        "token",
+        "part",
+        "url",
+        "webhook_id",
+        "status",
+        "attempts",
+        "next_attempt_at",
         "created_at",
-    ]  # fmt: skip
+    ]
     inlines = [DeliveryAttemptInline]
 
     def has_add_permission(self, request, obj=None):

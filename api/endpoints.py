@@ -313,8 +313,12 @@ def _file(token: ApiToken, file_id: str) -> HttpResponse:
     )
     found = files.filter(pk=file_id).first() if is_file_id(file_id) else None
     if found is None:
-        raise ProblemError(404, "not-found", "No such file.", "No file with this reference was "
-                           "attached to an answer in this agent's conversations.")  # fmt: skip
+        raise ProblemError(
+            404,
+            "not-found",
+            "No such file.",
+            "No file with this reference was attached to an answer in this agent's conversations.",
+        )
     return file_response(found)
 
 

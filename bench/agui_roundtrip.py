@@ -39,8 +39,11 @@ async def through_the_chat(person: Person, questions: int, log: Path) -> dict[st
     form (`emit_to_form`), the answer to the agent's next request (`answer_to_agent`), and the
     whole message to the form and answer to the reply at the tab."""
     spans: dict[str, list] = {
-        "emit_to_form": [], "answer_to_agent": [], "message_to_form": [], "answer_to_reply": []
-    }  # fmt: skip
+        "emit_to_form": [],
+        "answer_to_agent": [],
+        "message_to_form": [],
+        "answer_to_reply": [],
+    }
     for _ in range(questions):
         conversation = await person.start_conversation("agui-painter")
         async with person.tab(conversation) as tab:

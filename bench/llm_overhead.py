@@ -75,9 +75,12 @@ fake: ModelProcess | None = None  # started in __main__: a spawned child imports
 
 async def measure(stack, turns: int) -> dict:
     figures: dict[str, list[float]] = {
-        "send_to_request": [], "request_to_form": [], "answer_to_request": [],
-        "request_to_reply": [], "baseline_save_and_push": [],
-    }  # fmt: skip
+        "send_to_request": [],
+        "request_to_form": [],
+        "answer_to_request": [],
+        "request_to_reply": [],
+        "baseline_save_and_push": [],
+    }
     async with Person.logged_in(stack) as person:
         bench_conversation = await person.start_conversation()
         async with person.tab(bench_conversation) as bench_tab:

@@ -114,8 +114,9 @@ async def through_the_sdk(server, calls: int, *, cold: bool) -> list[float]:
     from mcp_bridge.connection import connect
 
     async def answer(context, params):
-        return ElicitResult(action="accept", content={**ANSWER, "age": 36, "height": 1.7,
-                                                      "subscribe": False})  # fmt: skip
+        return ElicitResult(
+            action="accept", content={**ANSWER, "age": 36, "height": 1.7, "subscribe": False}
+        )
 
     async def call(client) -> None:
         result = await client.call_tool("legacy_profile", {})

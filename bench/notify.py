@@ -126,10 +126,15 @@ def _ask(people: list, each: int, seconds: float) -> dict[int, datetime]:
         turn = turns[people[n % len(people)].pk]
         payload = {"message": f"Question {n}: which environment?", "requestedSchema": QUESTION}
         part = Part.objects.create(
-            conversation_id=turn.conversation_id, turn=turn, call_index=n // len(people),
-            tool_call_id=f"call_{n}", render_kind="elicitation", payload=payload,
-            normalized=parse_request(payload).to_dict(), allowed_actions=["accept", "cancel"],
-        )  # fmt: skip
+            conversation_id=turn.conversation_id,
+            turn=turn,
+            call_index=n // len(people),
+            tool_call_id=f"call_{n}",
+            render_kind="elicitation",
+            payload=payload,
+            normalized=parse_request(payload).to_dict(),
+            allowed_actions=["accept", "cancel"],
+        )
         asked[part.pk] = part.created_at
     return asked
 

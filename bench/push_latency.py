@@ -48,8 +48,10 @@ async def measure(stack, questions: int) -> dict:
     created = {pk: stamp.timestamp() async for pk, stamp in rows}
     elicit = [arrivals[pk] - created[pk] for pk in arrivals]
     baseline = [floor[pk] - created[pk] for pk in floor]
-    ms = {name: {k: v * 1000 for k, v in summary(values).items()} for name, values in
-          (("elicit", elicit), ("baseline", baseline))}  # fmt: skip
+    ms = {
+        name: {k: v * 1000 for k, v in summary(values).items()}
+        for name, values in (("elicit", elicit), ("baseline", baseline))
+    }
     return {
         "questions": len(elicit),
         "fragment_bytes": round(sum(sizes) / len(sizes)),

@@ -413,9 +413,16 @@ class AnswerFileAdmin(admin.ModelAdmin):
     list_select_related = ("uploaded_by", "part")
     date_hierarchy = "created_at"
     readonly_fields = (
-        "download", "name", "size", "content_type", "sha256", "part", "uploaded_by",
-        "created_at", "claimed_at",
-    )  # fmt: skip
+        "download",
+        "name",
+        "size",
+        "content_type",
+        "sha256",
+        "part",
+        "uploaded_by",
+        "created_at",
+        "claimed_at",
+    )
     exclude = ("stored_as", "preview_as")
 
     def has_add_permission(self, request) -> bool:

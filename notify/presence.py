@@ -21,9 +21,12 @@ def tab_opened(user_id: int, conversation_id: int, channel_name: str) -> None:
     """Record an open tab of a conversation."""
     Tab.objects.update_or_create(
         channel_name=channel_name,
-        defaults={"user_id": user_id, "conversation_id": conversation_id,
-                  "seen_at": timezone.now()},
-    )  # fmt: skip
+        defaults={
+            "user_id": user_id,
+            "conversation_id": conversation_id,
+            "seen_at": timezone.now(),
+        },
+    )
     _own.add(channel_name)
 
 

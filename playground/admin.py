@@ -261,8 +261,15 @@ class WireMessageAdmin(RecordAdmin):
     list_select_related = ["conversation"]
     date_hierarchy = "at"
     fields = [
-        "conversation_link", "source", "direction", "kind", "method", "size", "at", "content",
-    ]  # fmt: skip
+        "conversation_link",
+        "source",
+        "direction",
+        "kind",
+        "method",
+        "size",
+        "at",
+        "content",
+    ]
     readonly_fields = fields
 
     @admin.display(description="Conversation", ordering="conversation")
@@ -295,9 +302,17 @@ class ScheduleAdmin(RecordAdmin):
     search_fields = ["agent__name", "owner__username", "description"]
     list_select_related = ["agent", "owner"]
     fields = [
-        "agent", "owner", "description", "rule_shown", "time_zone", "paused", "next_run_at",
-        "conversation", "created_at", "updated_at",
-    ]  # fmt: skip
+        "agent",
+        "owner",
+        "description",
+        "rule_shown",
+        "time_zone",
+        "paused",
+        "next_run_at",
+        "conversation",
+        "created_at",
+        "updated_at",
+    ]
     readonly_fields = fields
     inlines = [ScheduledRunInline]
 

@@ -107,9 +107,18 @@ def agent(
         if not inspect.iscoroutinefunction(run):
             raise TypeError(f"agent {slug!r} must be an async function or have an async run()")
         REGISTRY[slug] = AgentSpec(
-            slug, name, description, run, listed, available_to, opens_conversation, samples,
-            schedule, edit_url, shows_wire,
-        )  # fmt: skip
+            slug,
+            name,
+            description,
+            run,
+            listed,
+            available_to,
+            opens_conversation,
+            samples,
+            schedule,
+            edit_url,
+            shows_wire,
+        )
         return obj
 
     return register

@@ -64,8 +64,11 @@ class ConversationConsumer(AsyncWebsocketConsumer):
         html = format_html(
             '<div id="browser-notice" hidden hx-swap-oob="true" data-title="{}" data-body="{}" '
             'data-url="{}" data-tag="{}"></div>',
-            event["title"], event["body"], event["url"], event["tag"],
-        )  # fmt: skip
+            event["title"],
+            event["body"],
+            event["url"],
+            event["tag"],
+        )
         await self.send(text_data=html)
 
 

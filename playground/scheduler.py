@@ -162,10 +162,13 @@ def _fire(schedule: Schedule, now: datetime) -> int | None:
     if previous is not None and previous.turn is not None and previous.turn.status in BUSY:
         what = "slot" if len(slots) == 1 else f"{len(slots)} slots"
         ScheduledRun.objects.create(
-            schedule=schedule, slot_at=latest, kind=ScheduledRun.Kind.SKIPPED, missed=len(slots),
+            schedule=schedule,
+            slot_at=latest,
+            kind=ScheduledRun.Kind.SKIPPED,
+            missed=len(slots),
             note=f"Skipped the {what} of {slot_label(latest, zone_name)}: the run of "
             f"{slot_label(previous.slot_at, zone_name)} was {BUSY[previous.turn.status]}.",
-        )  # fmt: skip
+        )
         return None
     late = (now - latest).total_seconds() > settings.SCHEDULE_LATE_SECONDS
     if len(slots) > 1 or late:
@@ -185,9 +188,12 @@ def _fire(schedule: Schedule, now: datetime) -> int | None:
         kind = ScheduledRun.Kind.SCHEDULED
     turn = _start_turn(schedule, heading)
     ScheduledRun.objects.create(
-        schedule=schedule, slot_at=latest, kind=kind, turn=turn,
+        schedule=schedule,
+        slot_at=latest,
+        kind=kind,
+        turn=turn,
         missed=len(slots) if kind == ScheduledRun.Kind.CATCH_UP else 0,
-    )  # fmt: skip
+    )
     return turn.pk
 
 

@@ -135,9 +135,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         filter(None, [postgres_options.get("options"), f"-c statement_timeout={statement_timeout}"])
     )
     postgres_options.update(
-        keepalives=1, keepalives_idle=5, keepalives_interval=2, keepalives_count=2,
+        keepalives=1,
+        keepalives_idle=5,
+        keepalives_interval=2,
+        keepalives_count=2,
         tcp_user_timeout=5000,
-    )  # fmt: skip
+    )
     if envbool("DATABASE_POOL", True):
         # daphne runs each request in a fresh thread: without a pool every request (and every
         # agent turn in a worker) would open a new connection, a few ms each.

@@ -45,8 +45,9 @@ async def watch(url: str, channel: str) -> None:
                     await pubsub.get_message(timeout=None)
         except (RedisError, OSError) as error:
             if not lost:
-                logger.warning("lost Redis (%s): closing %d tabs", type(error).__name__,
-                               len(open_sockets))  # fmt: skip
+                logger.warning(
+                    "lost Redis (%s): closing %d tabs", type(error).__name__, len(open_sockets)
+                )
                 lost = True
             await asyncio.gather(
                 *(socket.close(code=CLOSE_CODE) for socket in list(open_sockets)),

@@ -268,9 +268,10 @@ class TurnRunner:
             free = self.concurrency - len(self.running)
             self._start(await self._guarded(claim_and_load, free) or [])
             wait = min(self.poll_seconds, max(0.0, next_sweep - loop.time()))
-            waiters = [asyncio.ensure_future(self._wake.wait()), asyncio.ensure_future(
-                self.stopping.wait()
-            )]  # fmt: skip
+            waiters = [
+                asyncio.ensure_future(self._wake.wait()),
+                asyncio.ensure_future(self.stopping.wait()),
+            ]
             await asyncio.wait(waiters, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
             for waiter in waiters:
                 waiter.cancel()

@@ -76,8 +76,12 @@ def migrate(database_url: str) -> None:
     env.pop("DJANGO_SETTINGS_MODULE", None)
     done = subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-        cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=360,
-    )  # fmt: skip
+        cwd=BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=360,
+    )
     assert done.returncode == 0, done.stderr
 
 

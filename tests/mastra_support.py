@@ -48,8 +48,11 @@ def _install(cache: Path, target: Path) -> None:
         shutil.copy(EXAMPLE / name, work / name)
     done = subprocess.run(
         ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-        cwd=work, capture_output=True, text=True, timeout=900,
-    )  # fmt: skip
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     if done.returncode != 0:
         shutil.rmtree(work, ignore_errors=True)
         raise AssertionError(f"npm ci of the Mastra example failed:\n{done.stderr[-3000:]}")

@@ -95,8 +95,11 @@ def node_modules() -> Path:
                 shutil.copy(SOURCE / name, staging / name)
             subprocess.run(
                 [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"],
-                cwd=staging, check=True, capture_output=True, timeout=300,
-            )  # fmt: skip
+                cwd=staging,
+                check=True,
+                capture_output=True,
+                timeout=300,
+            )
             shutil.rmtree(folder, ignore_errors=True)
             staging.rename(folder)
     return folder
@@ -122,8 +125,11 @@ class OIDCProvider:
         }
         self.process = subprocess.Popen(
             [shutil.which("node"), "server.mjs", str(self.port)],
-            cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+            cwd=folder,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         wait_until_listening(self.process, self._listening, "the OpenID provider")
 
     def _listening(self) -> bool:

@@ -67,9 +67,11 @@ def test_a_schedules_page_names_each_runs_turn_in_the_same_few_queries(seeded):
             turn = Turn.objects.create(conversation=runs, index=index, text="Run", scheduled=True)
             Turn.objects.filter(pk=turn.pk).update(created_at=MOMENT)
             ScheduledRun.objects.create(
-                schedule=schedule, slot_at=MOMENT + timedelta(hours=index), kind="scheduled",
+                schedule=schedule,
+                slot_at=MOMENT + timedelta(hours=index),
+                kind="scheduled",
                 turn=turn,
-            )  # fmt: skip
+            )
         with CaptureQueriesContext(connection) as queries:
             page = admin.get(f"/admin/playground/schedule/{schedule.pk}/change/").text
         return page, len(queries)

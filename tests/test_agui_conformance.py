@@ -29,8 +29,9 @@ def servers(tmp_path_factory):
 def run(servers, server: str, path: str) -> dict:
     agent = AguiAgentConfig(name="test", url=servers[server].url(path))
     messages = [protocol.user_message("m1", "paint it")]
-    return asyncio.run(run_once(agent, protocol.run_input(thread_id="t1", run_id="t1-0",
-                                                          messages=messages)))  # fmt: skip
+    return asyncio.run(
+        run_once(agent, protocol.run_input(thread_id="t1", run_id="t1-0", messages=messages))
+    )
 
 
 @pytest.mark.parametrize(

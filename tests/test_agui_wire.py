@@ -49,9 +49,16 @@ def test_the_panel_lists_the_run_input_and_every_event_and_never_a_secret(client
     wait_for(lambda: ("received", "event", "RUN_FINISHED") in logged(conversation))
 
     types = [
-        "RUN_STARTED", "STATE_SNAPSHOT", "STATE_DELTA", "STEP_STARTED", "STEP_FINISHED",
-        "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED",
-    ]  # fmt: skip
+        "RUN_STARTED",
+        "STATE_SNAPSHOT",
+        "STATE_DELTA",
+        "STEP_STARTED",
+        "STEP_FINISHED",
+        "TEXT_MESSAGE_START",
+        "TEXT_MESSAGE_CONTENT",
+        "TEXT_MESSAGE_END",
+        "RUN_FINISHED",
+    ]
     assert logged(conversation) == [
         ("event", "event", ""),  # where it was POSTed
         ("sent", "request", "RunAgentInput"),

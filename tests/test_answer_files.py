@@ -186,11 +186,16 @@ def test_an_external_agent_fetches_its_conversations_files_with_its_token(alice,
     conversation_id = api.open_conversation()
     asked = api.post(
         f"/conversations/{conversation_id}/requests",
-        {"message": "Attach the invoice", "requestedSchema": {
-            "type": "object",
-            "properties": {"invoice": {"type": "string", "contentMediaType": "application/pdf"}},
-        }},
-    )  # fmt: skip
+        {
+            "message": "Attach the invoice",
+            "requestedSchema": {
+                "type": "object",
+                "properties": {
+                    "invoice": {"type": "string", "contentMediaType": "application/pdf"}
+                },
+            },
+        },
+    )
     assert asked.status_code == 201, asked.content
     part = Part.objects.get(pk=asked.json()["id"])
     person = Client()
@@ -305,13 +310,22 @@ def test_a_decline_stores_nothing(client, alice, file_storage):
 def test_a_file_question_for_an_mcp_server_is_degraded_with_the_reason(alice):
     conversation = start(alice, "test-file-reader")
     turn = Turn.objects.create(conversation=conversation, index=0, text="go")
-    payload = {"message": "Attach it", "requestedSchema": {
-        "type": "object", "properties": {"log": {"type": "string", "format": "data-url"}},
-    }}  # fmt: skip
+    payload = {
+        "message": "Attach it",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {"log": {"type": "string", "format": "data-url"}},
+        },
+    }
     part = build_part(
-        turn=turn, call_index=0, kind_name="elicitation", payload=payload,
-        allowed_actions=["accept", "cancel"], tool_call_id="c0", files=False,
-    )  # fmt: skip
+        turn=turn,
+        call_index=0,
+        kind_name="elicitation",
+        payload=payload,
+        allowed_actions=["accept", "cancel"],
+        tool_call_id="c0",
+        files=False,
+    )
     assert part.state == Part.State.DEGRADED
     assert part.degraded_reason.startswith('property "log" asks for a file — MCP has no file field')
 

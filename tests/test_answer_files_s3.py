@@ -33,8 +33,10 @@ from tests.test_scaleout import (
 
 pytestmark = pytest.mark.django_db(transaction=True)
 BUCKET = "playground-answer-files"
-PUBLIC = ("http://acs.amazonaws.com/groups/global/AllUsers",
-          "http://acs.amazonaws.com/groups/global/AuthenticatedUsers")  # fmt: skip
+PUBLIC = (
+    "http://acs.amazonaws.com/groups/global/AllUsers",
+    "http://acs.amazonaws.com/groups/global/AuthenticatedUsers",
+)
 
 
 @pytest.fixture(scope="module")
@@ -51,8 +53,12 @@ CREDENTIALS = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing
 
 
 def bucket_env(s3_server: str) -> dict[str, str]:
-    return {"FILES_S3_BUCKET": BUCKET, "FILES_S3_ENDPOINT_URL": s3_server,
-            "FILES_S3_REGION": "us-east-1", **CREDENTIALS}  # fmt: skip
+    return {
+        "FILES_S3_BUCKET": BUCKET,
+        "FILES_S3_ENDPOINT_URL": s3_server,
+        "FILES_S3_REGION": "us-east-1",
+        **CREDENTIALS,
+    }
 
 
 @pytest.fixture
@@ -163,8 +169,15 @@ def test_an_external_agent_fetches_a_file_from_the_bucket_with_its_token(alice, 
     part_id = api.post(f"/conversations/{api.open_conversation()}/requests", INVOICE).json()["id"]
     person = Client()
     person.force_login(alice)
-    sent = person.post(f"/parts/{part_id}/settle", {"action": "accept", "answer.invoice": upload(
-        "inv.pdf", PDF, "application/pdf"), "form_end": "1"}, HTTP_HX_REQUEST="true")  # fmt: skip
+    sent = person.post(
+        f"/parts/{part_id}/settle",
+        {
+            "action": "accept",
+            "answer.invoice": upload("inv.pdf", PDF, "application/pdf"),
+            "form_end": "1",
+        },
+        HTTP_HX_REQUEST="true",
+    )
     assert sent.status_code == 200, sent.content
     ref = api.get(f"/requests/{part_id}").json()["envelope"]["content"]["invoice"]["file"]
     assert objects(bucket) == {ref}
@@ -201,10 +214,15 @@ def test_scale_out_an_upload_to_one_server_is_downloaded_from_the_other(
     server_a, server_b = LiveServer(tmp_path / "a", env), LiveServer(tmp_path / "b", env)
     try:
         prepare(server_a)
-        key = server_a.manage("shell", "--no-imports", "-c", (
-            "from django.contrib.auth.models import User; from api.tokens import create_token; "
-            f"print(create_token(User.objects.get(username={USERNAME!r}), 'bot')[1])"
-        )).strip()  # fmt: skip
+        key = server_a.manage(
+            "shell",
+            "--no-imports",
+            "-c",
+            (
+                "from django.contrib.auth.models import User; from api.tokens import create_token; "
+                f"print(create_token(User.objects.get(username={USERNAME!r}), 'bot')[1])"
+            ),
+        ).strip()
         server_a.start()
         server_b.start()
         agent = httpx.Client(headers={"Authorization": f"Bearer {key}"}, timeout=30)
@@ -223,8 +241,9 @@ def test_scale_out_an_upload_to_one_server_is_downloaded_from_the_other(
             headers={"X-CSRFToken": person.client.cookies["csrftoken"], "HX-Request": "true"},
         )
         assert sent.status_code == 200, sent.text
-        ref = agent.get(f"{server_b.url}/api/v1/requests/{part_id}").json()["envelope"][
-            "content"]["invoice"]["file"]  # fmt: skip
+        ref = agent.get(f"{server_b.url}/api/v1/requests/{part_id}").json()["envelope"]["content"][
+            "invoice"
+        ]["file"]
         assert objects(s3) == {ref}
         assert not list((tmp_path / "a").rglob(ref))  # not on server A's disk
         downloaded = person.client.get(f"{server_b.url}/files/{ref}")

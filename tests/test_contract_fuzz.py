@@ -25,11 +25,34 @@ BASES = [
     json.loads(path.read_text())["payload"] for path in sorted(FIXTURES.glob("requests/*.json"))
 ]
 KEYWORDS = [
-    "type", "properties", "required", "items", "enum", "enumNames", "oneOf", "anyOf", "const",
-    "title", "description", "default", "format", "pattern", "minimum", "maximum", "minLength",
-    "maxLength", "minItems", "maxItems", "x-ui", "widget", "placeholder", "message",
-    "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
-]  # fmt: skip
+    "type",
+    "properties",
+    "required",
+    "items",
+    "enum",
+    "enumNames",
+    "oneOf",
+    "anyOf",
+    "const",
+    "title",
+    "description",
+    "default",
+    "format",
+    "pattern",
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "x-ui",
+    "widget",
+    "placeholder",
+    "message",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+]
 TYPES = ["string", "number", "integer", "boolean", "array", "object", "null"]
 FORMATS = ["date", "date-time", "DateTime", "email", "uri", "url", "textarea", "long text", "x"]
 PATTERNS = ["^[a-z]+$", "\\d", "x", "^.{2,5}$", "("]

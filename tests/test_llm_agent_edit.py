@@ -82,12 +82,20 @@ def test_a_toolset_can_be_chosen_when_making_the_agent(client, fake):
 
 def test_an_edit_keeps_what_the_wizard_set_and_clears_what_was_unticked(client, alice, fake):
     agent = Agent.objects.create(
-        slug="watcher", name="Watcher", description="Watches the repository.", kind="llm",
+        slug="watcher",
+        name="Watcher",
+        description="Watches the repository.",
+        kind="llm",
         owner=alice,
-        config={"provider": "default", "model": MODEL, "platform": "github",
-                "trigger": {"kind": "daily", "time": "09:00"}, "toolsets": ["test-files"],
-                "temperature": 1},
-    )  # fmt: skip
+        config={
+            "provider": "default",
+            "model": MODEL,
+            "platform": "github",
+            "trigger": {"kind": "daily", "time": "09:00"},
+            "toolsets": ["test-files"],
+            "temperature": 1,
+        },
+    )
     data = {"name": "Watcher", "model": f"default/{MODEL}", "instructions": "Look."}
     assert client.post(f"/llm-agents/{agent.slug}/edit", data)["Location"] == "/"
     agent.refresh_from_db()
@@ -103,9 +111,12 @@ def test_an_edit_keeps_what_the_wizard_set_and_clears_what_was_unticked(client, 
 
 def test_a_model_no_longer_offered_is_named_so_another_is_picked(client, alice, fake):
     agent = Agent.objects.create(
-        slug="old", name="Old", kind="llm", owner=alice,
+        slug="old",
+        name="Old",
+        kind="llm",
+        owner=alice,
         config={"provider": "default", "model": "retired-model"},
-    )  # fmt: skip
+    )
     page = client.get(f"/llm-agents/{agent.slug}/edit").content.decode()
     assert "This agent used default/retired-model, which this playground no longer offers" in page
 
@@ -124,8 +135,13 @@ def test_nobody_else_can_open_or_post_the_page(client, alice, fake, seeded):
 def test_a_bad_value_is_refused_with_what_was_typed_kept(client, fake):
     conversation = make_painter(client)
     edit = f"/llm-agents/{conversation.agent.slug}/edit"
-    data = {"name": "Painter", "model": f"default/{MODEL}", "instructions": "Keep me.",
-            "temperature": "7", "next": "https://elsewhere.example/"}  # fmt: skip
+    data = {
+        "name": "Painter",
+        "model": f"default/{MODEL}",
+        "instructions": "Keep me.",
+        "temperature": "7",
+        "next": "https://elsewhere.example/",
+    }
     response = client.post(edit, data)
     assert response.status_code == 422
     page = response.content.decode()

@@ -82,9 +82,13 @@ def test_starting_django_imports_neither_the_mcp_sdk_nor_pydantic_ai():
     # Those two took 3 of the 5 CPU seconds of each command, and of each server start.
     env = os.environ | {"DJANGO_SETTINGS_MODULE": "playground.settings", "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
-        [sys.executable, "-c", STARTED], env=env, cwd=ROOT, capture_output=True, text=True,
+        [sys.executable, "-c", STARTED],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
         timeout=120,
-    )  # fmt: skip
+    )
     assert done.returncode == 0, done.stderr
     loaded = set(json.loads(done.stdout.splitlines()[-1]))
     assert "django" in loaded and "elicitation" in loaded and "mcp_bridge" in loaded

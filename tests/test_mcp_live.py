@@ -25,8 +25,12 @@ ANSWER = {
 
 def servers_file(path) -> str:
     entries = []
-    for name, protocol, hold in (("modern", "auto", 30), ("legacy", "legacy", 30),
-                                 ("brief", "legacy", 0.05), ("auto", "auto", 30)):  # fmt: skip
+    for name, protocol, hold in (
+        ("modern", "auto", 30),
+        ("legacy", "legacy", 30),
+        ("brief", "legacy", 0.05),
+        ("auto", "auto", 30),
+    ):
         entries.append(
             f'[servers.{name}]\ntransport = "stdio"\ncommand = "{sys.executable}"\n'
             f'args = ["{TEST_SERVER}"]\nenv = ["MCP_TEST_LOG"]\nprotocol = "{protocol}"\n'

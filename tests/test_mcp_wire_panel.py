@@ -50,8 +50,11 @@ def test_the_panel_lists_the_exchange_and_never_a_header_value(client, conversat
     page = html.unescape(client.get(f"/c/{conversation.pk}/wire").content.decode())
     assert "Connecting to http://127.0.0.1" in page
     assert "Authorization: [redacted]" in page
-    assert re.search(r"→ sent\s*</span>\s*<span class=\"wire-kind\">request</span>\s*"
-                     r"<code class=\"wire-method\">tools/call</code>", page)  # fmt: skip
+    assert re.search(
+        r"→ sent\s*</span>\s*<span class=\"wire-kind\">request</span>\s*"
+        r"<code class=\"wire-method\">tools/call</code>",
+        page,
+    )
     call = WireMessage.objects.get(conversation=conversation, kind="request", method="tools/call")
     assert '"text": "over the wire"' in call.body and f"{call.size} bytes" in page
     assert "mcp-wire-secret" not in page

@@ -384,8 +384,11 @@ def test_a_rounds_mails_share_a_connection_and_a_refused_one_holds_back_no_other
     run_at(max(part.created_at for part in parts.values()) + timedelta(seconds=61))
 
     assert sorted(mail["To"] for mail in smtp.mails) == [
-        "p0@example.com", "p1@example.com", "p3@example.com", "p4@example.com"
-    ]  # fmt: skip
+        "p0@example.com",
+        "p1@example.com",
+        "p3@example.com",
+        "p4@example.com",
+    ]
     # The round's five mails in shares over SMTP_CONNECTIONS (4) at once: two, two and one
     # (p2 shares with p3), and one more after the refusal closed p2's.
     assert sender.SMTP_CONNECTIONS == 4

@@ -71,21 +71,28 @@ def test_two_workers_on_postgresql_send_each_email_once(database, tmp_path):
         "RECOVERY_SWEEP_SECONDS": "0.5",
     }
     manage = [sys.executable, "manage.py"]
-    subprocess.run([*manage, "migrate", "--noinput"], cwd=BASE_DIR, env=env, check=True,
-                   capture_output=True)  # fmt: skip
+    subprocess.run(
+        [*manage, "migrate", "--noinput"], cwd=BASE_DIR, env=env, check=True, capture_output=True
+    )
     logs = [tmp_path / "worker-1.log", tmp_path / "worker-2.log"]
     workers = []
     try:
         for log_path in logs:
             with open(log_path, "w") as log:
                 workers.append(
-                    subprocess.Popen([*manage, "notify_worker"], cwd=BASE_DIR, env=env,
-                                     stdout=log, stderr=subprocess.STDOUT)
-                )  # fmt: skip
+                    subprocess.Popen(
+                        [*manage, "notify_worker"],
+                        cwd=BASE_DIR,
+                        env=env,
+                        stdout=log,
+                        stderr=subprocess.STDOUT,
+                    )
+                )
         for log_path in logs:
             wait_for(lambda p=log_path: "notify_worker: running" in p.read_text(), timeout=120)
-        subprocess.run([*manage, "shell", "-c", SEED], cwd=BASE_DIR, env=env, check=True,
-                       capture_output=True)  # fmt: skip
+        subprocess.run(
+            [*manage, "shell", "-c", SEED], cwd=BASE_DIR, env=env, check=True, capture_output=True
+        )
 
         wait_for(lambda: len(smtp.mails) >= PEOPLE, timeout=120, message="mails not all sent")
         told = "SELECT count(*) FROM notify_notice WHERE told_at IS NOT NULL AND lease_token = ''"

@@ -65,8 +65,11 @@ def test_an_unknown_name_keeps_the_card_open_with_the_error_and_what_was_typed(
     client, wizard, kind, name, error
 ):
     card = pending(wizard)
-    edited = card.value | {"name": "Release digest", "questions_to": kind,
-                           "questions_to_name": name}  # fmt: skip
+    edited = card.value | {
+        "name": "Release digest",
+        "questions_to": kind,
+        "questions_to_name": name,
+    }
     refused = answer(client, card, **edited)
     assert refused.status_code == 422
     html = unescape(refused.content.decode())

@@ -23,9 +23,23 @@ SECRET_LOOKING = re.compile(
     r"pass(word|phrase)?|token|api.?key|secret|credential|private.?key|access.?key|\bkey\b", re.I
 )
 PROPERTY_KEYS = {
-    "type", "title", "description", "default", "oneOf", "enum", "items", "minItems", "maxItems",
-    "minimum", "maximum", "minLength", "maxLength", "pattern", "format", "x-ui",
-}  # fmt: skip
+    "type",
+    "title",
+    "description",
+    "default",
+    "oneOf",
+    "enum",
+    "items",
+    "minItems",
+    "maxItems",
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "x-ui",
+}
 FORMATS = {"date", "date-time", "email", "uri", "multiline"}
 
 
@@ -237,6 +251,7 @@ def test_name_and_purpose_questions_default_to_proposals() -> None:
     assert field["default"] == "Keep our customers happy."
 
 
+# A table (fmt: skip keeps its rows): slot, answer, what the draft then holds.
 VALID_ANSWERS = [
     ("purpose", {"purpose": "Watch Freshdesk for urgent tickets"}, {"purpose": "Watch Freshdesk "
      "for urgent tickets.", "platform": "freshdesk"}),
@@ -301,6 +316,7 @@ def test_an_invalid_answer_leaves_the_slot_missing(slot: str, content: dict) -> 
     assert question is not None and question["payload"]["message"].startswith(updated.errors[slot])
 
 
+# A table (fmt: skip keeps its rows): schedule kind, its follow-up answer, the trigger.
 SCHEDULES = [
     ("every_n_minutes", {"minutes": 20}, {"kind": "every_n_minutes", "minutes": 20}),
     ("daily", {"time": "7:05"}, {"kind": "daily", "time": "07:05"}),
@@ -324,6 +340,7 @@ def test_a_schedule_is_how_often_then_its_details(kind: str, follow_up: dict, ex
     assert "trigger" not in draft.missing and "trigger" not in draft.errors
 
 
+# A table (fmt: skip keeps its rows): schedule kind, follow-up answer, the error shown.
 BAD_FOLLOW_UPS = [
     ("daily", {}, "“Every day” needs a time of day, like 09:00."),
     ("weekly", {"time": "08:30"}, "Choose at least one day of the week."),
@@ -481,11 +498,24 @@ def test_the_config_form_is_in_the_flat_dialect() -> None:
     assert_flat(schema)
     # No tools: they follow from the platform and the destination.
     assert list(schema["properties"]) == [
-        "name", "purpose", "instructions", "platform", "trigger_kind", "trigger_time",
-        "trigger_times", "trigger_weekdays_only", "trigger_minutes", "trigger_weeks",
-        "trigger_days", "trigger_day_of_month", "timezone", "destination_kind",
-        "destination_target", "questions_to", "questions_to_name",
-    ]  # fmt: skip
+        "name",
+        "purpose",
+        "instructions",
+        "platform",
+        "trigger_kind",
+        "trigger_time",
+        "trigger_times",
+        "trigger_weekdays_only",
+        "trigger_minutes",
+        "trigger_weeks",
+        "trigger_days",
+        "trigger_day_of_month",
+        "timezone",
+        "destination_kind",
+        "destination_target",
+        "questions_to",
+        "questions_to_name",
+    ]
     assert schema["properties"]["name"]["maxLength"] == 80
     assert schema["properties"]["instructions"]["format"] == "multiline"
     assert "name" in schema["required"]

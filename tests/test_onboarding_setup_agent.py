@@ -236,8 +236,11 @@ def test_cancel_keeps_the_draft_and_a_later_message_carries_on(client, wizard):
 def test_an_invalid_edit_keeps_the_card_open_with_the_error_and_what_was_typed(client, wizard):
     send(client, wizard, COMPLETE)
     card = pending(wizard)
-    edited = card.value | {"name": "Triage digest", "destination_kind": "email",
-                           "destination_target": "cx-daily-at-example"}  # fmt: skip
+    edited = card.value | {
+        "name": "Triage digest",
+        "destination_kind": "email",
+        "destination_target": "cx-daily-at-example",
+    }
     refused = answer(client, card, **edited)
     assert refused.status_code == 422
     html = refused.content.decode()
@@ -269,8 +272,11 @@ def test_edit_recomputes_the_tools_from_the_platform_and_destination(client, wiz
     send(client, wizard, COMPLETE)
     card = pending(wizard)
     assert "tools" not in card.value  # shown read-only, never a form field
-    edited = card.value | {"platform": "zendesk", "destination_kind": "email",
-                           "destination_target": "cx@example.com"}  # fmt: skip
+    edited = card.value | {
+        "platform": "zendesk",
+        "destination_kind": "email",
+        "destination_target": "cx@example.com",
+    }
     assert answer(client, card, **edited).status_code == 200
     tools = Agent.objects.get(pk=wizard.agent_id).config["tools"]
     assert tools == catalog.tools_for("zendesk", "email")

@@ -84,8 +84,11 @@ class Worker:
         with open(log_path, "a") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "manage.py", "agent_worker", *options],
-                cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
-            )  # fmt: skip
+                cwd=BASE_DIR,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         # Waits for the line it prints as its loop starts: a test's clock for a turn (a question
         # within 20 s) then starts at a running worker, not at an interpreter still importing
         # Django, which took longer than that on a loaded 2-core machine.

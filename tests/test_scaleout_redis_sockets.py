@@ -48,8 +48,11 @@ def subscriptions(prefix: str) -> int:
 
 
 def wait_until_none_subscribed(prefix: str, timeout: float) -> None:
-    wait_for(lambda: subscriptions(prefix) == 0, timeout=timeout,
-             message=f"{subscriptions(prefix)} channels still subscribed")  # fmt: skip
+    wait_for(
+        lambda: subscriptions(prefix) == 0,
+        timeout=timeout,
+        message=f"{subscriptions(prefix)} channels still subscribed",
+    )
 
 
 def test_an_idle_tab_keeps_its_socket_and_still_gets_the_next_question(server):

@@ -53,8 +53,9 @@ class PrivateNetwork:
         self.host_address, self.address = f"{prefix}{base + 1}", f"{prefix}{base + 2}"
         outside, inside = f"pg{tag[:6]}h", f"pg{tag[:6]}n"
         self._run("ip", "netns", "add", self.name)
-        self._run("ip", "link", "add", outside, "type", "veth", "peer", "name", inside,
-                  "netns", self.name)  # fmt: skip
+        self._run(
+            "ip", "link", "add", outside, "type", "veth", "peer", "name", inside, "netns", self.name
+        )
         self._run("ip", "addr", "add", f"{self.host_address}/30", "dev", outside)
         self._run("ip", "link", "set", outside, "up")
         self._inside("ip", "addr", "add", f"{self.address}/30", "dev", inside)
@@ -173,8 +174,11 @@ def test_a_silent_database_gives_the_503_page_and_healthz_says_why(silent):
     finally:
         network.restore()
 
-    wait_for(lambda: person.client.get("/healthz").status_code == 200, timeout=30,
-             message="the server did not recover when the database answered again")  # fmt: skip
+    wait_for(
+        lambda: person.client.get("/healthz").status_code == 200,
+        timeout=30,
+        message="the server did not recover when the database answered again",
+    )
     assert person.client.get(f"/c/{conversation}/").status_code == 200
     assert (
         database.query(
@@ -253,10 +257,12 @@ def held_silent(tmp_path_factory):
     try:
         prepare(server)
         token = server.manage(
-            "shell", "--no-imports", "-c",
+            "shell",
+            "--no-imports",
+            "-c",
             "from django.contrib.auth.models import User; from api.tokens import create_token; "
             f"print(create_token(User.objects.get(username={USERNAME!r}), 'release bot')[1])",
-        ).strip()  # fmt: skip
+        ).strip()
         server.start()
         yield server, proxy, token
     finally:
@@ -313,7 +319,10 @@ def test_a_proxy_holding_the_connection_silent_gets_503_within_seconds_and_recov
     finally:
         proxy.speak()
 
-    wait_for(lambda: person.client.get("/healthz").status_code == 200, timeout=30,
-             message="the server did not recover when the database answered again")  # fmt: skip
+    wait_for(
+        lambda: person.client.get("/healthz").status_code == 200,
+        timeout=30,
+        message="the server did not recover when the database answered again",
+    )
     assert page().status_code == 200
     assert call().status_code == 200

@@ -40,7 +40,8 @@ def add_schedules(server: LiveServer, kind: str, rule: str, count: int = 1, slug
     """Give alice `count` agents of this kind (slugs `slug`-0, -1…; default: the kind), each
     on this rule (RFC 5545, UTC)."""
     server.manage(
-        "shell", "-c",
+        "shell",
+        "-c",
         "from django.contrib.auth.models import User\n"
         "from playground import scheduler\n"
         "from playground.agents import Planned\n"
@@ -50,7 +51,7 @@ def add_schedules(server: LiveServer, kind: str, rule: str, count: int = 1, slug
         f"    row = Agent.objects.create(slug=f'{slug or kind}-{{n}}', name='{kind}',\n"
         f"                               kind='{kind}')\n"
         f"    scheduler.set_schedule(row, alice, Planned({rule!r}, 'UTC'))\n",
-    )  # fmt: skip
+    )
 
 
 def dtstart(moment: datetime) -> str:
@@ -168,9 +169,10 @@ def test_an_embedded_server_started_after_downtime_gives_one_catch_up_run(tmp_pa
     rule = f"{dtstart(since)}\nRRULE:FREQ=MINUTELY;INTERVAL=5"
     add_schedules(server, "slot-reporter", rule)
     with sqlite3.connect(server.db_path) as db:
-        db.execute("UPDATE playground_schedule SET next_run_at = ?", [
-            (since + timedelta(minutes=5)).strftime("%Y-%m-%d %H:%M:%S")
-        ])  # fmt: skip
+        db.execute(
+            "UPDATE playground_schedule SET next_run_at = ?",
+            [(since + timedelta(minutes=5)).strftime("%Y-%m-%d %H:%M:%S")],
+        )
     server.start()
     try:
 

@@ -84,11 +84,40 @@ def test_it_leaves_ordinary_text_alone(text: str) -> None:
 
 
 VOCABULARY = [
-    "the", "a", "deploy", "staging", "production", "key", "keys", "token", "tokens", "secret",
-    "secrets", "password", "monkey", "skill", "ask", "risk", "task", "is", "was", "metric",
-    "review", "today", "Bob", "#ops", "ops@example.com", "https://example.com/docs?page=2",
-    "2025-12-26", "9:15", "42", "3.14", "it's", "(see", "notes)",
-]  # fmt: skip
+    "the",
+    "a",
+    "deploy",
+    "staging",
+    "production",
+    "key",
+    "keys",
+    "token",
+    "tokens",
+    "secret",
+    "secrets",
+    "password",
+    "monkey",
+    "skill",
+    "ask",
+    "risk",
+    "task",
+    "is",
+    "was",
+    "metric",
+    "review",
+    "today",
+    "Bob",
+    "#ops",
+    "ops@example.com",
+    "https://example.com/docs?page=2",
+    "2025-12-26",
+    "9:15",
+    "42",
+    "3.14",
+    "it's",
+    "(see",
+    "notes)",
+]
 # "password: x" is a label plain enough to redact any x, so prose never pairs the two.
 prose = st.lists(
     st.tuples(

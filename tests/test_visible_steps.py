@@ -22,8 +22,12 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 
 def steps_shown(page: str) -> list[dict]:
     """Return the steps a page (or a push) shows, in order: id, state, open, and their text."""
-    found = re.findall(r'<details id="(step-[\d-]+)" class="step[^"]*" data-state="([^"]+)"'
-                       r"([^>]*)>(.*?)</details>", page, re.S)  # fmt: skip
+    found = re.findall(
+        r'<details id="(step-[\d-]+)" class="step[^"]*" data-state="([^"]+)"'
+        r"([^>]*)>(.*?)</details>",
+        page,
+        re.S,
+    )
     return [
         {
             "id": dom_id,

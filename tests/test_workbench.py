@@ -77,8 +77,10 @@ def test_the_preview_renders_the_form_and_its_field_map(client):
 
 def test_the_field_map_reads_its_rules_as_phrases(client):
     prop = {"type": "number", "minimum": 1, "maximum": 50, "multipleOf": 0.01, "default": 5}
-    payload = {"message": "How many?", "requestedSchema": {"type": "object", "properties": {
-        "count": prop}}}  # fmt: skip
+    payload = {
+        "message": "How many?",
+        "requestedSchema": {"type": "object", "properties": {"count": prop}},
+    }
     shown = html.unescape(preview(client, json.dumps(payload)).text)
     assert "<td>optional; enter 1 to 50; use at most 2 decimal places; default 5</td>" in shown
 
@@ -94,8 +96,10 @@ def test_malformed_json_names_line_and_column_and_keeps_the_preview(client):
 
 
 def test_a_degraded_payload_shows_the_reason_and_the_agents_tool_result(client):
-    payload = {"message": "Key?", "requestedSchema": {"type": "object", "properties": {
-        "api_key": {"type": "string"}}}}  # fmt: skip
+    payload = {
+        "message": "Key?",
+        "requestedSchema": {"type": "object", "properties": {"api_key": {"type": "string"}}},
+    }
     text = html.unescape(preview(client, json.dumps(payload)).text)
     assert 'This client would not show it: property "api_key" asks for a secret' in text
     assert 'tool result: <code>elicitation: unsupported payload — property "api_key"' in text
@@ -247,8 +251,10 @@ def test_every_warning_kind_the_contract_gives_is_covered_here():
 @pytest.mark.parametrize("code", sorted(WARNINGS))
 def test_each_warning_is_listed_under_the_editor_with_its_pointer(client, code):
     prop, text, pointer = WARNINGS[code]
-    payload = {"message": "When?", "requestedSchema": {"type": "object", "properties": {
-        "timeOfDay": prop}}}  # fmt: skip
+    payload = {
+        "message": "When?",
+        "requestedSchema": {"type": "object", "properties": {"timeOfDay": prop}},
+    }
     shown = html.unescape(preview(client, json.dumps(payload)).text)
     assert "1 thing this client accepts but ignores or changes:" in shown
     button = '<button type="button" class="link-button pointer"'
@@ -257,18 +263,33 @@ def test_each_warning_is_listed_under_the_editor_with_its_pointer(client, code):
 
 
 def test_a_degraded_payload_points_at_the_offending_place(client):
-    payload = {"message": "Age?", "requestedSchema": {"type": "object", "properties": {
-        "age": {"type": "integer", "minimum": 9, "maximum": 1}}}}  # fmt: skip
+    payload = {
+        "message": "Age?",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {"age": {"type": "integer", "minimum": 9, "maximum": 1}},
+        },
+    }
     shown = html.unescape(preview(client, json.dumps(payload)).text)
     assert "This client would not show it: property" in shown
     assert 'aria-label="Go to /requestedSchema/properties/age' in shown
 
 
 def test_a_pointer_is_found_where_its_key_is_written():
-    text = json.dumps({"message": "Age?", "requestedSchema": {"type": "object", "properties": {
-        "limit": {"type": "integer", "minimum": 1},
-        "age": {"type": "integer", "minimum": 9, "maximum": 1}},
-        "required": ["limit", "age"]}}, indent=2)  # fmt: skip
+    text = json.dumps(
+        {
+            "message": "Age?",
+            "requestedSchema": {
+                "type": "object",
+                "properties": {
+                    "limit": {"type": "integer", "minimum": 1},
+                    "age": {"type": "integer", "minimum": 9, "maximum": 1},
+                },
+                "required": ["limit", "age"],
+            },
+        },
+        indent=2,
+    )
     lines = text.split("\n")
     line, column = locate(text, "/requestedSchema/properties/age/minimum")
     assert lines[line - 1][column - 1 :] == '"minimum": 9,'

@@ -42,11 +42,15 @@ def test_the_pydantic_model_makes_the_same_form(name):
 
 
 def test_names_that_are_not_python_identifiers_keep_their_json_names():
-    schema = {"type": "object", "properties": {
-        "user-name": {"type": "string", "title": "User"},
-        "class": {"type": "string", "title": "Class", "default": "A"},
-        "address.line2": {"type": "string", "title": "Line 2"},
-    }, "required": ["user-name", "class"]}  # fmt: skip
+    schema = {
+        "type": "object",
+        "properties": {
+            "user-name": {"type": "string", "title": "User"},
+            "class": {"type": "string", "title": "Class", "default": "A"},
+            "address.line2": {"type": "string", "title": "Line 2"},
+        },
+        "required": ["user-name", "class"],
+    }
     request = parse_request({"message": "Who?", "requestedSchema": schema})
     code = as_pydantic(request)
     assert "user_name: str = Field(title='User', alias='user-name')" in code
@@ -68,8 +72,10 @@ def test_the_model_says_how_to_ask_it():
 
 def test_the_typescript_literal_spells_the_payload():
     size = {"type": "string", "enum": ["S", "M"], "x-ui": {"placeholder": "pick"}}
-    payload = {"message": "Size?", "requestedSchema": {"type": "object", "properties": {
-        "size": size}}}  # fmt: skip
+    payload = {
+        "message": "Size?",
+        "requestedSchema": {"type": "object", "properties": {"size": size}},
+    }
     assert as_typescript(payload) == (
         "const request = {\n"
         '  message: "Size?",\n'

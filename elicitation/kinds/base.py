@@ -140,6 +140,9 @@ def _read_answer_with_files(
     errors = {**result.errors, **problems}  # a refused file's reason before "required"
     if errors:
         ordered = {f.name: errors[f.name] for f in request.fields if f.name in errors}
-        return Refusal(422, {**({"": errors[""]} if "" in errors else {}), **ordered},
-                       submitted={**answer.fields, **keep})  # fmt: skip
+        return Refusal(
+            422,
+            {**({"": errors[""]} if "" in errors else {}), **ordered},
+            submitted={**answer.fields, **keep},
+        )
     return contract.accept(result.content, redacted=result.redacted)

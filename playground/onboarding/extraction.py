@@ -267,9 +267,16 @@ _PLATFORM_WORDS: list[tuple[str, bool, bool, re.Pattern[str]]] = [
 # A destination that lives on a platform: "a Slack DM" does not make Slack the source.
 _DESTINATION_PLATFORM = {"slack_dm": "slack"}
 # Platform words a typo is matched against; short or everyday words ("front") are left out.
-_FUZZY_WORDS = {"zendesk": "zendesk", "intercom": "intercom", "freshdesk": "freshdesk",
-                "helpscout": "helpscout", "github": "github", "slack": "slack", "gmail": "email",
-                "frontapp": "front"}  # fmt: skip
+_FUZZY_WORDS = {
+    "zendesk": "zendesk",
+    "intercom": "intercom",
+    "freshdesk": "freshdesk",
+    "helpscout": "helpscout",
+    "github": "github",
+    "slack": "slack",
+    "gmail": "email",
+    "frontapp": "front",
+}
 _FUZZY_CUTOFF = 0.85
 _FUZZY_MIN_LENGTH = 5
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]*")

@@ -233,6 +233,7 @@ _FIRST_OF_MONTH = re.compile(
     re.I,
 )
 _OF_MONTH = re.compile(rf"\bof\s+{_MONTH}\b", re.I)  # "the 1st day of the month" says monthly
+# A table (fmt: skip keeps its rows): pattern, anchor.
 _MONTH_ANCHORS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"\bfirst\s+(?:week|business|working|work)\s?day\s+of\s+{_MONTH}\b", re.I),
      "first_weekday"),

@@ -15,8 +15,12 @@ from tests.browser.conftest import log_in
 from tests.runtime_agents import FILES
 
 LOG = b"ERROR deploy failed at step 3\n"
-LOOKS = {"phone": ("light", 375), "phone-dark": ("dark", 375), "wide": ("light", 1366),
-         "wide-dark": ("dark", 1366)}  # fmt: skip
+LOOKS = {
+    "phone": ("light", 375),
+    "phone-dark": ("dark", 375),
+    "wide": ("light", 1366),
+    "wide-dark": ("dark", 1366),
+}
 
 
 def png(width: int, height: int, noisy: bool = False) -> bytes:

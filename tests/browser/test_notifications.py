@@ -54,10 +54,11 @@ def live_server(tmp_path_factory, prepared_database, smtp):
     def before_start(server: LiveServer) -> None:
         server.env["SITE_URL"] = server.url
         server.manage(
-            "shell", "-c",
+            "shell",
+            "-c",
             "from django.contrib.auth.models import User\n"
             "User.objects.filter(username='alice').update(email='alice@example.com')\n",
-        )  # fmt: skip
+        )
 
     with served_copy(prepared_database, workdir, env, before_start) as server:
         yield server

@@ -76,10 +76,13 @@ def test_the_preview_form_submits_to_errors_inline_and_then_an_envelope(page, li
 
 
 def test_an_optional_yes_no_left_alone_is_not_sent_and_a_chosen_no_is_false(page, live_server):
-    schema = {**PAYLOAD["requestedSchema"], "properties": {
-        **PAYLOAD["requestedSchema"]["properties"],
-        "notify": {"type": "boolean", "title": "Tell the team"},
-    }}  # fmt: skip
+    schema = {
+        **PAYLOAD["requestedSchema"],
+        "properties": {
+            **PAYLOAD["requestedSchema"]["properties"],
+            "notify": {"type": "boolean", "title": "Tell the team"},
+        },
+    }
     open_workbench(page, live_server, json.dumps({**PAYLOAD, "requestedSchema": schema}))
     notify = page.get_by_role("group", name="Tell the team")
     expect(notify.get_by_role("radio", name="No answer")).to_be_checked()
@@ -221,10 +224,13 @@ def test_the_readme_screenshot_shows_warnings_a_form_and_its_envelope(browser, l
     context = browser.new_context(viewport={"width": 1366, "height": 1000})
     page = context.new_page()
     log_in(page, live_server)
-    schema = {**PAYLOAD["requestedSchema"], "properties": {
-        **PAYLOAD["requestedSchema"]["properties"],
-        "releaseNotes": {"type": "string", "format": "textarea"},
-    }}  # fmt: skip
+    schema = {
+        **PAYLOAD["requestedSchema"],
+        "properties": {
+            **PAYLOAD["requestedSchema"]["properties"],
+            "releaseNotes": {"type": "string", "format": "textarea"},
+        },
+    }
     open_workbench(page, live_server, json.dumps({**PAYLOAD, "requestedSchema": schema}, indent=2))
     expect(page.locator(".warnings li")).to_have_count(2)  # the alias and the humanized name
     page.get_by_role("radio", name="production").check()
