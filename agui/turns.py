@@ -19,6 +19,7 @@ from agui import agents_file, protocol
 from agui.client import run_once
 from agui.errors import AguiRunFailed
 from agui.wire import wire_of
+from connections.required import require_connection
 from connections.services import ServicesFileError, UnknownServiceError
 from elicitation import frontend_tools
 from elicitation.kinds import KINDS, approval, connection, display
@@ -106,19 +107,14 @@ async def _person_credential(ctx: TurnContext, declared: agents_file.AguiAgentCo
     if not declared.connection:
         return None
     try:
-        reference = await ctx.find_connection(declared.connection)
-        if reference is None:
-            response = await ctx.request_connection(
-                declared.connection,
-                reason=f"{declared.display_name} runs with your own {declared.connection} "
-                "credential.",
-            )
-            if not response.accepted:
-                return False
-            reference = response.content["connection"]
+        reference = await require_connection(
+            ctx,
+            declared.connection,
+            reason=f"{declared.display_name} runs with your own {declared.connection} credential.",
+        )
     except (UnknownServiceError, ServicesFileError) as error:
         raise AguiRunFailed(str(error)) from None
-    return partial(ctx.connection, reference)
+    return False if reference is None else partial(ctx.connection, reference)
 
 
 async def _run(declared, credential, body: dict, live: LiveText, resumed: dict) -> dict:
