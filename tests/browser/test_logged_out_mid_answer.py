@@ -22,6 +22,10 @@ def test_an_answer_and_a_message_survive_an_expired_session(page, live_server):
     other = page.context.new_page()
     other.goto(live_server.url + "/")
     other.get_by_role("button", name="Log out").click()
+    # Close only once the login page has committed: Chromium can acknowledge a close that races
+    # a navigation commit and never close the tab (microsoft/playwright#42366).
+    expect(other.locator("#id_username")).to_be_visible()
+    other.wait_for_load_state()
     other.close()
 
     part.get_by_role("button", name="Submit").click()
