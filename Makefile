@@ -11,7 +11,7 @@ PYTHON_FOR_VENV := $(shell for p in python3 python3.13 python3.12 python; do \
 	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null \
 	&& { echo $$p; break; }; done)
 
-.PHONY: run test lint format bench clean
+.PHONY: run dev test lint format bench clean
 
 $(PY):
 	@test -n "$(PYTHON_FOR_VENV)" || { echo "Python >= 3.12 is required (none found on PATH)."; exit 1; }
@@ -26,7 +26,7 @@ $(VENV)/.test-deps: requirements.txt requirements-test.txt | $(PY)
 	$(PY) -m pip install --quiet -r requirements-test.txt
 	touch $@ $(VENV)/.run-deps
 
-# The vault's local key (see README, "Connections and secrets"): made once, kept out of the
+# The vault's local key (see docs/connections.md): made once, kept out of the
 # database and out of git, readable only by you. CONNECTIONS_KEY in the environment wins.
 .connections-key:
 	@umask 077 && $(PYTHON_FOR_VENV) -c 'import base64, os; print(base64.urlsafe_b64encode(os.urandom(32)).decode())' > $@
@@ -42,7 +42,12 @@ run: $(VENV)/.run-deps .connections-key
 	@echo "Serving on http://$(HOST):$(PORT) (Ctrl+C stops)."
 	DEBUG=$${DEBUG:-1} CONNECTIONS_KEY=$${CONNECTIONS_KEY:-$$(cat .connections-key)} \
 		EMAIL_BACKEND=$${EMAIL_BACKEND:-django.core.mail.backends.console.EmailBackend} \
-		$(PY) manage.py serve --host $(HOST) --port $(PORT)
+		$(PY) manage.py serve --host $(HOST) --port $(PORT) $(SERVE_FLAGS)
+
+# `AGENT_MODULES=my_agents make dev`: `make run`, restarted whenever a Python file it imported
+# changes (your agent modules too). Waiting questions stay: they are rows in the database.
+dev: SERVE_FLAGS = --reload
+dev: run
 
 test: $(VENV)/.test-deps
 	$(PY) -m ruff check .

@@ -226,8 +226,8 @@ API_WEBHOOK_BACKOFF = [float(s) for s in envlist("API_WEBHOOK_BACKOFF", "1,5,30,
 # Seconds a conversation websocket may be quiet before the server pings it (daphne's default:
 # 20). Each ping and its pong cost the web process CPU per open tab (bench/README.md,
 # idle_sockets). With no router in between (`make run`) or behind deploy/nginx.conf (a quiet
-# websocket may stay a day) pings only find dead peers: 300 s. The Procfile sets 40 s: platform
-# routers (Heroku's, AWS's) close a connection quiet for 55-60 s.
+# websocket may stay a day) pings only find dead peers: 300 s. Behind a platform router (Heroku's,
+# AWS's), which closes a connection quiet for 55-60 s, set 40 (docs/operations.md).
 WEBSOCKET_PING_SECONDS = int(os.environ.get("WEBSOCKET_PING_SECONDS", 300))
 
 # Where agent turns run. The Turn table is the queue either way: "inprocess" (the default) runs

@@ -34,6 +34,7 @@ urlpatterns = [
     path("", include("notify.urls")),
     path("", include("inbox.urls")),
     path("", include("playground.accounts.urls")),
+    path("", include("playground.docs.urls")),
     path("admin/", admin.site.urls),
     # Browsers ask for /favicon.ico where a page links no icon (a JSON answer, a file). Looked up
     # at each request: the static file's name is hashed in production.

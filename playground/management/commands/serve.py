@@ -2,6 +2,10 @@
 
 Daphne has no ASGI lifespan events; its documented `Server(ready_callable=...)` runs once its
 event loop is set up, so start-up recovery does not wait for a first request.
+
+`--reload` (`make dev`) serves under Django's autoreloader, as `runserver` does: a change to any
+Python file the server imported (your AGENT_MODULES too) restarts it. Nothing is lost: waiting
+questions are rows, and a turn cut off mid-run is picked up by the start-up recovery.
 """
 
 import asyncio
@@ -11,7 +15,9 @@ from daphne.access import AccessLogGenerator
 from daphne.endpoints import build_endpoint_description_strings
 from daphne.server import Server
 from django.conf import settings
+from django.core.management import call_command
 from django.core.management.base import BaseCommand
+from django.utils import autoreload
 from django.utils.module_loading import import_string
 from twisted.internet import reactor
 
@@ -40,8 +46,27 @@ class Command(BaseCommand):
             default=settings.WEBSOCKET_PING_SECONDS,
             help="ping a quiet websocket this often (default: WEBSOCKET_PING_SECONDS)",
         )
+        parser.add_argument(
+            "--reload",
+            action="store_true",
+            help="restart when a Python file the server imported changes (make dev)",
+        )
 
-    def handle(self, *args, host, port, proxy_headers, ping_seconds, **options) -> None:
+    def handle(self, *args, reload, **options) -> None:
+        if reload:
+            autoreload.run_with_reloader(self.serve_reloaded, **options)
+        else:
+            self.serve(**options)
+
+    def serve_reloaded(self, **options) -> None:
+        # Each start: the agents as the code now declares them (a new one, a new name) get
+        # their rows, as `seed` gives them; the reloader runs this off the main thread.
+        call_command("seed", verbosity=0)
+        self.serve(signal_handlers=False, **options)
+
+    def serve(
+        self, *, host, port, proxy_headers, ping_seconds, signal_handlers=True, **options
+    ) -> None:
         endpoints = build_endpoint_description_strings(host=host, port=port)
         forwarded = ("X-Forwarded-For", "X-Forwarded-Port", "X-Forwarded-Proto")
         address, port_header, proto = forwarded if proxy_headers else (None, None, None)
@@ -56,6 +81,8 @@ class Command(BaseCommand):
             proxy_forwarded_proto_header=proto,
             action_logger=AccessLogGenerator(sys.stdout) if options["verbosity"] else None,
             verbosity=options["verbosity"],
+            # The reloader runs the server off the main thread, where no signal handler can go.
+            signal_handlers=signal_handlers,
         ).run()
 
 
