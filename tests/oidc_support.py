@@ -26,7 +26,7 @@ import pytest
 from tests.live_server import free_port, wait_until_listening
 
 SOURCE = Path(__file__).parent / "oidc_provider"
-README = Path(__file__).resolve().parent.parent / "README.md"
+SIGN_ON_PAGE = Path(__file__).resolve().parent.parent / "docs" / "sign-on.md"
 CLIENT_ID = "playground"
 CLIENT_SECRET = "test-client-secret-5b7e"
 SECRET_ENV = "TEST_OIDC_CLIENT_SECRET"
@@ -70,10 +70,9 @@ ACCOUNTS = {
 
 
 def readme_example(number: int) -> dict[str, str]:
-    """Return the settings of the README's `number`th sh block under "Sign-on", as a shell
+    """Return the settings of the `number`th sh block of docs/sign-on.md, as a shell
     reads them."""
-    text = README.read_text()
-    section = text[text.index("## Sign-on") : text.index("## Configuration")]
+    section = SIGN_ON_PAGE.read_text()
     block = re.findall(r"```sh\n(.*?)```", section, re.S)[number]
     return dict(word.split("=", 1) for word in shlex.split(block))
 
@@ -144,7 +143,7 @@ class OIDCProvider:
 
     @staticmethod
     def settings_for(issuer: str) -> dict[str, str]:
-        """The playground's environment for the provider at `issuer` (the README's example)."""
+        """The playground's environment for the provider at `issuer` (the docs' example)."""
         return {
             "OIDC_ISSUER": issuer,
             "OIDC_CLIENT_ID": CLIENT_ID,

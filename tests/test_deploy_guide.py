@@ -1,6 +1,7 @@
-"""The README's production steps, run as written from a clean database, end in a working login.
+"""The production steps of docs/deployment.md, run as written from a clean database, end in
+a working login.
 
-The commands come from the Procfile itself (and the README must show the same ones): the
+The commands come from the Procfile itself (and the page must show the same ones): the
 release step, the documented first login, then the web process, reached the way a TLS router
 reaches it: plain HTTP on $PORT with `X-Forwarded-Proto: https`.
 """
@@ -31,8 +32,8 @@ FIRST_LOGIN = (
 PASSWORD = "a-first-login-password"
 
 
-def test_the_readme_gives_the_procfile_commands_and_the_first_login():
-    readme = (BASE_DIR / "README.md").read_text()
+def test_the_deployment_page_gives_the_procfile_commands_and_the_first_login():
+    readme = (BASE_DIR / "docs" / "deployment.md").read_text()
     assert set(PROCFILE) == {"release", "web", "worker"}
     for command in PROCFILE.values():
         assert f"\n{command}\n" in readme, command

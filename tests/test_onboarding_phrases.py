@@ -422,12 +422,13 @@ def test_it_covers_at_least_forty_fresh_descriptions() -> None:
     assert len({description for description, _, _ in CASES}) >= 40
 
 
-# --- The README's own words ------------------------------------------------------------------
-# Each phrase of the README's "What it understands" table, in a description, and what it is read
-# as; then each phrase of "What it cannot keep", and the reason its question starts with. The
-# keys must be the README's phrases exactly, so the README and the wizard cannot drift apart.
+# --- The docs' own words --------------------------------------------------------------------
+# Each phrase of docs/onboarding.md's "What it understands" table, in a description, and what
+# it is read as; then each phrase of "What it cannot keep", and the reason its question starts
+# with. The keys must be the page's phrases exactly, so the page and the wizard cannot drift
+# apart.
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parent.parent / "docs" / "onboarding.md"
 ZENDESK = "Summarise Zendesk tickets {} in #support"
 SCHEDULED = "Every day at 9am summarise Zendesk tickets in #support, {}"
 HOURLY = "Every hour summarise Zendesk tickets and {}"

@@ -1,4 +1,4 @@
-"""The agent example in the README works as written: a new user's first agent."""
+"""The agent example of docs/agents.md ("Write an agent") works as written."""
 
 import re
 import sys
@@ -9,13 +9,12 @@ import pytest
 from elicitation.models import Part
 from tests.runtime_helpers import answer, said, send, start
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "agents.md"
 
 
 @pytest.fixture
 def readme_agent(tmp_path, monkeypatch):
-    text = README.read_text()
-    section = text[text.index("## Write an agent") :]
+    section = PAGE.read_text()
     code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     (tmp_path / "my_agents.py").write_text(code)
     monkeypatch.syspath_prepend(str(tmp_path))

@@ -1,4 +1,4 @@
-"""The README's AG-UI example runs as written: a Pydantic AI agent served by its own AG-UI
+"""The AG-UI example of docs/agui.md runs as written: a Pydantic AI agent served by its own AG-UI
 adapter (uvicorn, a real process), its model an OpenAI-compatible test server, asks through
 our `request_input` frontend tool and continues with the answer. Its Mastra example is the
 server `test_agui_mastra` runs."""
@@ -20,7 +20,7 @@ from tests.live_server import free_port, wait_for
 from tests.mastra_support import EXAMPLE
 from tests.runtime_helpers import answer, pending, said, send
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "agui.md"
 CITY = {
     "type": "object",
     "properties": {"city": {"type": "string", "title": "City"}},
@@ -29,7 +29,7 @@ CITY = {
 
 
 def example() -> str:
-    section = README.read_text().split("## Connect an AG-UI agent", 1)[1]
+    section = PAGE.read_text()
     return re.search(r"```python\n(.*?)```", section, re.S).group(1)
 
 
@@ -39,7 +39,7 @@ def test_the_example_is_ten_lines():
 
 @pytest.fixture
 def served(tmp_path):
-    """The README's example, as written, served with uvicorn; return its URL and model."""
+    """The page's example, as written, served with uvicorn; return its URL and model."""
     model = FakeOpenAI(
         tool_calls(("request_input", {"message": "Where to?", "requestedSchema": CITY})),
         text("Booked Lisbon."),
@@ -59,7 +59,7 @@ def served(tmp_path):
         with socket.socket() as sock:
             return sock.connect_ex(("127.0.0.1", port)) == 0
 
-    wait_for(listening, message="the README's AG-UI agent did not start")
+    wait_for(listening, message="the docs' AG-UI agent did not start")
     yield f"http://127.0.0.1:{port}/", model
     process.kill()
     process.wait()
@@ -84,7 +84,7 @@ def test_the_readme_agent_asks_and_continues_with_the_answer(
 
 
 def test_the_mastra_example_shown_is_the_one_the_tests_run():
-    section = README.read_text().split("### Mastra\n", 1)[1].split("\n## ", 1)[0]
+    section = PAGE.read_text().split("## Mastra\n", 1)[1].split("\n## ", 1)[0]
     shown = re.search(r"```js\n(.*?)```", section, re.S).group(1)
     assert shown in (EXAMPLE / "server.mjs").read_text()
     pinned = json.loads((EXAMPLE / "package.json").read_text())["dependencies"]

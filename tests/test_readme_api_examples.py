@@ -1,6 +1,7 @@
-"""The README's HTTP API examples run as written against a real daphne (`manage.py serve`).
+"""The HTTP API examples of docs/http-api.md run as written against a real daphne
+(`manage.py serve`).
 
-Each example is taken from README.md at test time, run as a subprocess with the server's URL
+Each example is taken from the page at test time, run as a subprocess with the server's URL
 and a fresh token, answered in the chat like a person would, and must print the answer.
 """
 
@@ -22,7 +23,7 @@ import pytest
 from tests.live_server import BASE_DIR, LiveClient, LiveServer, wait_for
 
 PASSWORD = "alice-password-1"
-SECTION = "## Ask from any agent (HTTP API)"
+SECTION = "# Ask from any agent (HTTP API)"
 # What the person picks in the chat, by the field each question asks for.
 ANSWERS = {"env": "staging", "region": "eu-west"}
 STAGING = {"action": "accept", "content": {"env": "staging"}}
@@ -56,11 +57,10 @@ def key(keys) -> str:
 
 
 def readme_examples() -> list[tuple[str, str]]:
-    """Return the (language, code) of every fenced example in the README's API section."""
-    readme = (BASE_DIR / "README.md").read_text()
+    """Return the (language, code) of every fenced example of docs/http-api.md."""
+    readme = (BASE_DIR / "docs" / "http-api.md").read_text()
     start = readme.index(SECTION)
-    end = readme.find("\n## ", start + len(SECTION))
-    return re.findall(r"^```(\w*)\n(.*?)^```$", readme[start:end], re.S | re.M)
+    return re.findall(r"^```(\w*)\n(.*?)^```$", readme[start:], re.S | re.M)
 
 
 def example(tmp_path: Path, name: str, language: str, *, langgraph: bool = False) -> Path:

@@ -1,5 +1,5 @@
-"""The README's "Connections and secrets" examples work as written: its services file loads,
-and its agent asks for a connection, checks it, and uses it."""
+"""The examples of docs/connections.md ("Connections and secrets") work as written: its
+services file loads, and its agent asks for a connection, checks it, and uses it."""
 
 import re
 import sys
@@ -11,18 +11,17 @@ from connections import services
 from tests.connections_support import GOOD_TOKEN, DemoService, everything_stored, new_key
 from tests.runtime_helpers import pending, said, send, start
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "connections.md"
 
 
 def example(language: str) -> str:
-    text = README.read_text()
-    section = text[text.index("## Connections and secrets") :]
+    section = PAGE.read_text()
     return re.search(rf"```{language}\n(.*?)```", section, re.S).group(1)
 
 
 @pytest.fixture
 def github(request, settings, tmp_path, monkeypatch):
-    """The README's services file and agent; the service itself is a local stand-in."""
+    """The page's services file and agent; the service itself is a local stand-in."""
     service = DemoService()
     request.addfinalizer(service.stop)
     path = tmp_path / "services.toml"
@@ -49,7 +48,7 @@ def test_the_services_file_declares_github(tmp_path):
 
 
 def test_the_sign_in_services_file_declares_two_oauth_clients(tmp_path):
-    section = README.read_text()[README.read_text().index("## Connections and secrets") :]
+    section = PAGE.read_text()
     _, signing_in = re.findall(r"```toml\n(.*?)```", section, re.S)[:2]
     path = tmp_path / "services.toml"
     path.write_text(signing_in)

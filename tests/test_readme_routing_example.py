@@ -1,4 +1,4 @@
-"""The routing example in the README ("Questions that wait for you") works as written."""
+"""The routing example of docs/inbox.md ("Questions that wait for you") works as written."""
 
 import re
 import sys
@@ -10,13 +10,12 @@ from django.test import Client
 
 from tests.runtime_helpers import answer, pending, said, send, start
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "inbox.md"
 
 
 @pytest.fixture
 def readme_agent(tmp_path, monkeypatch):
-    text = README.read_text()
-    section = text[text.index("## Questions that wait for you") :]
+    section = PAGE.read_text()
     code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     (tmp_path / "release_agents.py").write_text(code)
     monkeypatch.syspath_prepend(str(tmp_path))

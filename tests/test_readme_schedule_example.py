@@ -1,5 +1,5 @@
-"""The README's scheduled agent works as written: each weekday at 09:00 in the person's zone
-it runs in their Runs conversation, headed by the slot."""
+"""The scheduled agent of docs/schedules.md works as written: each weekday at 09:00 in the
+person's zone it runs in their Runs conversation, headed by the slot."""
 
 import re
 import sys
@@ -12,13 +12,12 @@ from playground import scheduler
 from playground.models import Agent, Schedule
 from tests.runtime_helpers import said
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "schedules.md"
 
 
 @pytest.mark.django_db(transaction=True)
 def test_the_readme_schedule_example_runs_at_its_slot(tmp_path, monkeypatch, alice, settings):
-    text = README.read_text()
-    section = text[text.index("### Agents that run on their own") :]
+    section = PAGE.read_text()
     code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     (tmp_path / "my_schedules.py").write_text(code)
     monkeypatch.syspath_prepend(str(tmp_path))

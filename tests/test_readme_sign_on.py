@@ -1,4 +1,4 @@
-"""The README's sign-on example works as written, on a real server: its settings (with the
+"""The sign-on example of docs/sign-on.md works as written, on a real server: its settings (with the
 issuer and secret of a local node `oidc-provider` in place of Keycloak's) give a login page
 with only "Sign in with Acme SSO", reviewers who reach the admin, and a clear refusal for
 someone outside the allowed groups."""

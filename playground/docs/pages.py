@@ -176,8 +176,6 @@ def _render(slug: str, source: str) -> Page:
     return Page(slug, title, source, html, text)
 
 
-
-
 def _plain(inline: Token) -> str:
     return "".join(
         child.content for child in inline.children or () if child.type in ("text", "code_inline")

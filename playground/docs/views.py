@@ -80,7 +80,7 @@ def file(request, folder: str, path: str) -> FileResponse:
 def llms_txt(request) -> HttpResponse:
     """The docs' index in the llms.txt format, its links made absolute (each page's Markdown)."""
     listed = pages.index()
-    lines = [f"# {listed.title}", "", f"> {listed.summary}", ""]
+    lines = [f"# {listed.title}", "", f"> {listed.summary}"]
     section = None
     for entry in listed.entries:
         if entry.section != section:
