@@ -12,6 +12,7 @@ from dataclasses import fields
 from pathlib import Path
 
 import pytest
+from django.urls import reverse
 from markdown_it import MarkdownIt
 
 from agui.agents_file import AguiAgentConfig
@@ -276,3 +277,35 @@ def test_readme_is_the_short_front_door():
     readme = (ROOT / "README.md").read_text()
     assert len(readme.splitlines()) <= 250
     assert "](docs/index.md)" in readme and "/docs/" in readme
+
+
+# --- Help where the person is ---------------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("page", "docs"),
+    [
+        ("connections", "/docs/connections/"),
+        ("new_llm_agent", "/docs/llm-agents/"),
+        ("inbox", "/docs/inbox/"),
+        ("api_tokens", "/docs/http-api/"),
+        ("workbench", "/docs/workbench/"),
+        ("home", "/docs/tutorial/"),
+    ],
+)
+def test_each_page_links_to_its_docs_page_and_the_header_to_the_docs(client, alice, page, docs):
+    client.force_login(alice)
+    html = client.get(reverse(page)).content.decode()
+    assert f'href="{docs}"' in html and 'href="/docs/">Docs</a>' in html
+
+
+@pytest.mark.django_db
+def test_empty_states_say_what_to_do_next(client, alice, settings):
+    settings.CONNECTION_SERVICES_FILE = ""
+    client.force_login(alice)
+    connections = client.get(reverse("connections")).content.decode()
+    assert "No services are declared yet" in connections
+    assert 'href="/docs/connections/">Connections and secrets</a>' in connections
+    inbox = client.get(reverse("inbox")).content.decode()
+    assert "Nothing is waiting for you." in inbox and 'href="/docs/inbox/"' in inbox
