@@ -37,7 +37,7 @@ class Provider:
     api_key: str = field(default="", repr=False)  # never shown, logged or stored
 
     def describe(self) -> str:
-        """Return the provider as the README names it: a declared provider by its name, the
+        """Return the provider as the docs name it: a declared provider by its name, the
         shorthands as what they are. Never its address: chat users read this."""
         if self.name == SHORTHAND and self.kind == OPENAI_COMPATIBLE:
             return "The OpenAI-compatible server (LLM_BASE_URL)"

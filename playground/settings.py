@@ -2,7 +2,7 @@
 SQLite, the in-memory channel layer and the in-process task runner (one process).
 
 Scale-out sets DATABASE_URL (PostgreSQL), REDIS_URL and TASK_BACKEND=database; see the
-README's production section for the whole table.
+docs/settings.md for every variable, docs/deployment.md for production.
 """
 
 import json
@@ -149,7 +149,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             "max_size": int(os.environ.get("DATABASE_POOL_SIZE", 10)),
             "timeout": 5,
         }
-# A request's database time in a web process, in all (README, "Faults").
+# A request's database time in a web process, in all (docs/operations.md).
 DATABASE_REQUEST_SECONDS = envfloat("DATABASE_REQUEST_SECONDS", 9)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file needs no pool: each thread keeps its connection (see playground.http_handler).
@@ -215,7 +215,7 @@ else:
     # alone: a Redis outage must not fail every request (tests/test_scaleout_faults.py).
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
-# The HTTP API (README, "Ask from any agent"): calls per minute per token, and whether webhooks
+# The HTTP API (docs/api-concepts.md): calls per minute per token, and whether webhooks
 # may call private and loopback addresses (refused by default; tests use a local receiver).
 API_RATE_LIMIT = os.environ.get("API_RATE_LIMIT", "120/m")
 API_WEBHOOK_ALLOW_PRIVATE = envbool("API_WEBHOOK_ALLOW_PRIVATE", False)
@@ -259,7 +259,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 # Five wrong passwords for one username lock it for 15 minutes (every process shares the
 # counts: django-axes keeps them in the database). `manage.py axes_reset_username` unlocks.
-# Sign-on (README, "Sign-on"): LOCAL_LOGIN=off takes no password anywhere, the admin's login too.
+# Sign-on (docs/sign-on.md): LOCAL_LOGIN=off takes no password anywhere, the admin's login too.
 LOCAL_LOGIN = envbool("LOCAL_LOGIN", True)
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
@@ -412,10 +412,10 @@ LOGGING = {
     "loggers": {"playground": {"handlers": ["console"], "level": "INFO", "propagate": False}},
 }
 
-# Modules with agents of your own, imported at start-up (see README, "Write an agent").
+# Modules with agents of your own, imported at start-up (see docs/agents.md).
 AGENT_MODULES = envlist("AGENT_MODULES", "")
 
-# Model providers for LLM agents (see README, "Use your own model"). Keys stay in the
+# Model providers for LLM agents (see docs/llm-agents.md). Keys stay in the
 # environment: agents store only a provider's name and a model, never a URL or a key.
 LLM_PROVIDERS = json.loads(os.environ.get("LLM_PROVIDERS") or "[]")
 LLM_BASE_URL = os.environ.get("LLM_BASE_URL", "")
@@ -429,11 +429,11 @@ LLM_TIMEOUT_SECONDS = envfloat("LLM_TIMEOUT_SECONDS", 60)
 # Retries (with backoff, honouring Retry-After) of a request answered 408/409/429/5xx.
 LLM_MAX_RETRIES = int(os.environ.get("LLM_MAX_RETRIES", "2"))
 
-# MCP servers the playground may connect to: a TOML file (see mcp_bridge/servers.py and the
-# README). Unset: no MCP servers.
+# MCP servers the playground may connect to: a TOML file (see mcp_bridge/servers.py and
+# docs/servers-files.md). Unset: no MCP servers.
 MCP_SERVERS_FILE = os.environ.get("MCP_SERVERS_FILE", "")
 
-# Connections (see connections/ and the README, "Connections and secrets"): the services people
+# Connections (see connections/ and docs/connections.md): the services people
 # can connect (a TOML file beside the MCP servers file) and the vault's keys, comma-separated,
 # the first one sealing. `make run` creates a local key in .connections-key.
 CONNECTION_SERVICES_FILE = os.environ.get("CONNECTION_SERVICES_FILE", "")
@@ -447,8 +447,8 @@ WIRE_MESSAGES_KEPT = int(os.environ.get("WIRE_MESSAGES_KEPT", "1000"))
 
 # One more server for local use, a command line or an http(s) URL: `make run MCP="..."`.
 MCP_COMMAND = os.environ.get("MCP_COMMAND", "")
-# AG-UI agents the playground may run: a TOML file (see agui/agents_file.py and the README,
-# "Connect an AG-UI agent"). Unset: none. A run fails, saying which, past these limits.
+# AG-UI agents the playground may run: a TOML file (see agui/agents_file.py and
+# docs/agui.md). Unset: none. A run fails, saying which, past these limits.
 AGUI_AGENTS_FILE = os.environ.get("AGUI_AGENTS_FILE", "")
 AGUI_MAX_EVENT_BYTES = int(os.environ.get("AGUI_MAX_EVENT_BYTES", str(1024 * 1024)))
 AGUI_MAX_EVENTS = int(os.environ.get("AGUI_MAX_EVENTS", "10000"))
@@ -484,7 +484,7 @@ if EMAIL_BACKEND_PATH == "django.core.mail.backends.smtp.EmailBackend":
     }
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "playground@localhost")
 
-# Routing (see README, "Questions that wait for you"): besides the groups a conversation's
+# Routing (see docs/inbox.md): besides the groups a conversation's
 # owner belongs to and their members, the groups and people anyone's agents may ask.
 ROUTING_ALLOWED_GROUPS = envlist("ROUTING_ALLOWED_GROUPS", "")
 ROUTING_ALLOWED_USERS = envlist("ROUTING_ALLOWED_USERS", "")
