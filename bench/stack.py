@@ -84,7 +84,7 @@ class Stack:
                 "DATABASE_URL": f"{POSTGRES_URL}/{self.database}{options}",
                 "REDIS_URL": REDIS_URL,
                 "REDIS_PREFIX": self.database,
-                "TASK_BACKEND": "database",
+                "JOBS_RUN_IN": "workers",
             }
         # Turns a runner runs at once: the embedded server's, or each worker's.
         self.worker_args = []
