@@ -14,7 +14,7 @@ def available() -> bool:
     return connection.vendor == "postgresql"
 
 
-def _params() -> dict:
+def connection_params() -> dict:
     """Connection options for a listener: Django's own, minus its sync cursor and adapters."""
     params = connection.get_connection_params()
     return {key: value for key, value in params.items() if key not in ("cursor_factory", "context")}
@@ -26,7 +26,7 @@ async def listen(
     """Call each channel's callback with the payload of every NOTIFY on it, until cancelled;
     reconnect after a lost database. After each (re)connection every callback is called once
     with None: something may have changed while nobody listened."""
-    params = await asyncio.to_thread(_params)
+    params = await asyncio.to_thread(connection_params)
     while True:
         try:
             async with await psycopg.AsyncConnection.connect(autocommit=True, **params) as db:
