@@ -1,16 +1,12 @@
 """Webhooks: when an external agent's question settles, POST the envelope to the token's URL.
 
 Delivery is at-least-once. The delivery row is written in the settlement's own transaction,
-and from then on the WebhookDelivery table is the queue, claimed the way turns are
-(`playground.tasks`): every web process runs a `WebhookSender` on its event loop (registered
-with `playground.startup.run_at_start` in `api.apps`, since the playground never imports the
-API). It takes due deliveries with `select_for_update(skip_locked=True)` and leases them (a
-token, and `next_attempt_at` moved LEASE_SECONDS on) in a transaction committed before the
-POST, so one process sends each attempt: the others skip the row while it is locked and find
-it not due once the lease is written. The attempt row and the delivery's new state (delivered,
-the next retry, or failed) commit together in one transaction, and only while the lease is
-still its sender's. The process that settles a question wakes its own sender; the others look
-again when the next pending delivery falls due, or every RECOVERY_SWEEP_SECONDS.
+and from then on the WebhookDelivery table is the queue of the webhooks job
+(`playground.jobs`, registered in `api.apps`). It leases due deliveries (a token, and
+`next_attempt_at` moved LEASE_SECONDS on) in a claim committed before the POST, so one
+process sends each attempt. The attempt row and the delivery's new state (delivered, the next
+retry, or failed) commit together in one transaction, and only while the lease is still its
+sender's. The settlement wakes the job with its commit.
 
 Because the schedule lives in the database, a retry that fell due while no web process ran is
 sent by the first one that starts, and an attempt whose sender died mid-POST goes out again
@@ -37,7 +33,6 @@ import hmac
 import json
 import logging
 import time
-import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -55,7 +50,8 @@ from api.waiting import in_db
 from connections import addresses
 from connections.addresses import UnsafeURLError
 from elicitation.models import Part
-from playground import server_loop
+from playground import jobs
+from playground.jobs.claim import claim
 
 logger = logging.getLogger(__name__)
 
@@ -89,13 +85,15 @@ def record_delivery(sender, part: Part, **kwargs) -> None:
         WebhookDelivery.objects.create(
             token=link.token, part=part, url=link.token.webhook_url, next_attempt_at=timezone.now()
         )
+        jobs.wake_on_commit("webhooks")
 
 
 def deliver_soon(sender, part: Part, **kwargs) -> None:
-    """After the commit: wake this server's sender, or with no server, try once here."""
-    if part.conversation.agent.kind != KIND:
+    """After the commit: with no job runner at all (a command, a test driving views), try once
+    here; the runners were woken with the commit."""
+    if part.conversation.agent.kind != KIND or settings.JOBS_RUN_IN == "workers":
         return
-    if not server_loop.call_soon(WebhookSender.wake_running):
+    if not jobs.runs_here("webhooks"):
         async_to_sync(send_once)(part.pk)  # the first server to start sends the retries
 
 
@@ -120,18 +118,15 @@ def claim_due(limit: int, *, part_id: int | None = None) -> tuple[list[Claimed],
     due = pending.filter(next_attempt_at__lte=now)
     if part_id is not None:
         due = due.filter(part_id=part_id)
-    claimed = []
-    # Looked for outside a transaction first: on SQLite opening one takes the write lock.
-    if limit > 0 and due.exists():
-        with transaction.atomic():
-            locked = due.select_for_update(skip_locked=True).order_by("next_attempt_at", "pk")
-            ids = list(locked.values_list("pk", flat=True)[:limit])
-            token = uuid.uuid4().hex
-            lease_end = now + timedelta(seconds=LEASE_SECONDS)
-            # Conditional, like a turn's claim: on SQLite nothing is locked, writes are serialized.
-            due.filter(pk__in=ids).update(lease_token=token, next_attempt_at=lease_end)
-            leased = WebhookDelivery.objects.filter(pk__in=ids, lease_token=token)
-            claimed = [_claimed(row) for row in leased.select_related("token", "part")]
+    token, ids = claim(
+        due,
+        order_by=("next_attempt_at", "pk"),
+        limit=limit,
+        token_field="lease_token",
+        next_attempt_at=now + timedelta(seconds=LEASE_SECONDS),
+    )
+    leased = WebhookDelivery.objects.filter(pk__in=ids, lease_token=token)
+    claimed = [_claimed(row) for row in leased.select_related("token", "part")] if ids else []
     next_due = pending.aggregate(next_due=Min("next_attempt_at"))["next_due"]
     return claimed, next_due
 
@@ -215,59 +210,37 @@ async def send_once(part_id: int) -> None:
 
 
 class WebhookSender:
-    """Claim due deliveries and send up to IN_FLIGHT of them at once on the running loop."""
-
-    running: "WebhookSender | None" = None  # this web process's, once its server has started
+    """The webhooks job: claim due deliveries and send up to IN_FLIGHT of them at once."""
 
     def __init__(self):
         self.in_flight: set[asyncio.Task] = set()
-        self._wake = asyncio.Event()
+        self.client = httpx.AsyncClient(follow_redirects=False, timeout=TIMEOUT_SECONDS)
 
-    @classmethod
-    def wake_running(cls) -> None:
-        if cls.running is not None:
-            cls.running._wake.set()
+    async def step(self) -> float | None:
+        claimed, next_due = await in_db(claim_due)(IN_FLIGHT - len(self.in_flight))
+        for delivery in claimed:
+            task = asyncio.create_task(self._send(delivery))
+            self.in_flight.add(task)
+        if next_due is None or len(self.in_flight) >= IN_FLIGHT:
+            return None  # a send that finishes wakes the job
+        return max(SOONEST_SECONDS, (next_due - timezone.now()).total_seconds())
 
-    async def run(self) -> None:
-        """Send deliveries as they fall due, until cancelled."""
-        async with httpx.AsyncClient(follow_redirects=False, timeout=TIMEOUT_SECONDS) as client:
-            while True:
-                self._wake.clear()
-                free = IN_FLIGHT - len(self.in_flight)
-                try:
-                    claimed, next_due = await in_db(claim_due)(free)
-                except Exception:
-                    logger.exception("claiming webhook deliveries failed; trying again shortly")
-                    claimed, next_due = [], None
-                for delivery in claimed:
-                    task = asyncio.create_task(self._send(client, delivery))
-                    self.in_flight.add(task)
-                wait = settings.RECOVERY_SWEEP_SECONDS
-                if next_due is not None and len(self.in_flight) < IN_FLIGHT:
-                    until_due = (next_due - timezone.now()).total_seconds()
-                    wait = min(wait, max(SOONEST_SECONDS, until_due))
-                try:
-                    async with asyncio.timeout(wait):
-                        await self._wake.wait()  # a settlement here, or a send that finished
-                except TimeoutError:
-                    pass
-
-    async def _send(self, client: httpx.AsyncClient, delivery: Claimed) -> None:
+    async def _send(self, delivery: Claimed) -> None:
         try:
-            await attempt(client, delivery)
+            await attempt(self.client, delivery)
         except Exception:
             # A lost database, say: the lease runs out and the attempt goes out again.
             logger.exception("sending webhook delivery %s failed", delivery.pk)
         finally:
             self.in_flight.discard(asyncio.current_task())
-            self._wake.set()
+            jobs.wake("webhooks")
+
+    async def drain(self, grace: float) -> None:
+        if self.in_flight:
+            await asyncio.wait(self.in_flight, timeout=grace)
+        await self.client.aclose()  # what is still in flight goes out again once its lease ends
 
 
-async def send_deliveries() -> None:
-    """Run this web process's webhook sender until the server stops (start-up work)."""
+def job(**options) -> jobs.Job:
     sender = WebhookSender()
-    WebhookSender.running = sender
-    try:
-        await sender.run()
-    finally:
-        WebhookSender.running = None
+    return jobs.Job("webhooks", sender.step, drain=sender.drain)

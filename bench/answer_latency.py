@@ -247,9 +247,9 @@ def _medians(way: str, rounds: list[dict]) -> dict:
 
 
 def run(stack, quick: bool, **options) -> dict:
-    from playground import queue_wakeup
+    from playground.jobs import listen as notices
 
-    listen = queue_wakeup.listen_params() if stack.kind == "scaleout" else None
+    listen = notices.connection_params() if stack.kind == "scaleout" else None
     return asyncio.run(measure(stack, answers=50 if quick else 200, listen=listen))
 
 

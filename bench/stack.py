@@ -2,7 +2,7 @@
 
 `embedded`: one daphne process, SQLite, the in-memory channel layer, runs on the server loop.
 `scaleout`: a fresh PostgreSQL database, Redis (own key prefix), one daphne process and
-`--workers` agent workers (`manage.py agent_worker`, as in the Procfile).
+`--workers` workers (`manage.py worker`, as in the Procfile).
 
 The bench process itself is set up against the same database, so it can read what the
 servers wrote (Part.created_at, counts) with the ORM.
@@ -84,7 +84,7 @@ class Stack:
                 "DATABASE_URL": f"{POSTGRES_URL}/{self.database}{options}",
                 "REDIS_URL": REDIS_URL,
                 "REDIS_PREFIX": self.database,
-                "TASK_BACKEND": "database",
+                "JOBS_RUN_IN": "workers",
             }
         # Turns a runner runs at once: the embedded server's, or each worker's.
         self.worker_args = []
@@ -99,7 +99,7 @@ class Stack:
         if self.kind == "embedded":
             return "embedded: 1 daphne, SQLite, in-memory layer, in-process runs"
         commit = "" if self.synchronous_commit else " (synchronous_commit=off)"
-        return f"scale-out: 1 daphne + {self.worker_count} agent_worker, PostgreSQL{commit}, Redis"
+        return f"scale-out: 1 daphne + {self.worker_count} worker, PostgreSQL{commit}, Redis"
 
     def __enter__(self) -> "Stack":
         if self.kind == "scaleout":
@@ -125,7 +125,7 @@ class Stack:
             self.__exit__()  # `with` calls __exit__ only after __enter__ returned: no orphans
             raise
         for number in range(self.worker_count):
-            worker = self._spawn(f"worker-{number}", "manage.py", "agent_worker", *self.worker_args)
+            worker = self._spawn(f"worker-{number}", "manage.py", "worker", *self.worker_args)
             self.workers.append(worker)
         return self
 

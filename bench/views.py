@@ -66,7 +66,7 @@ def floor_page(request: HttpRequest, conversation_id: int) -> HttpResponse:
             state=Part.State.PENDING,
         ).order_by("pk")
     )
-    if settings.TASK_BACKEND != "database":
+    if settings.JOBS_RUN_IN != "workers":
         for part in parts:
             server_loop.submit(_floor_wait(part.pk))
     return HttpResponse(FLOOR_PAGE.render({"parts": parts}, request))
@@ -106,12 +106,12 @@ def floor_answer(request: HttpRequest, part_id: int) -> HttpResponse:
             settled_at=timezone.now(),
             settled_by=request.user,
         )
-        if saved and settings.TASK_BACKEND == "database":
+        if saved and settings.JOBS_RUN_IN == "workers":
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_notify(%s, %s)", [FLOOR_CHANNEL, str(part_id)])
     if not saved:
         raise Http404("No pending question of yours with that id.")
-    if settings.TASK_BACKEND != "database":
+    if settings.JOBS_RUN_IN != "workers":
         server_loop.call_soon(partial(_floor_wake, part_id, envelope))
     return HttpResponse("<p>Saved.</p>")
 

@@ -1,6 +1,6 @@
 """worker_concurrency: 100 conversations whose agent awaits a 1 s step, run by one runner.
 
-Embedded: the server's own runner (EMBEDDED_CONCURRENCY=20). Scale-out: one `agent_worker`
+Embedded: the server's own runner (EMBEDDED_CONCURRENCY=20). Scale-out: one `worker`
 with --concurrency 20. The floor is 1 s x 100 / 20 = 5 s; the target is within 2x of it.
 """
 

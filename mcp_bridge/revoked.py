@@ -8,20 +8,16 @@ Each open session is registered here with the connection it was opened with. Whe
 is deleted (the person revokes it, the provider refuses its grant, the admin or the account's
 deletion takes it), this process closes its sessions once the deletion commits; on PostgreSQL
 the deletion also sends `NOTIFY` with the connection's id, delivered with the commit, and every
-process that keeps sessions (a scale-out `agent_worker`, a web process) listens from its first
+process that keeps sessions (a scale-out `worker`, a web process) listens from its first
 session on and closes its own. Other databases run one process (the embedded stack).
 """
 
 import asyncio
-import logging
 from typing import Protocol
 
-import psycopg
 from django.db import connections, transaction
 
-from playground import queue_wakeup
-
-logger = logging.getLogger(__name__)
+from playground.jobs import listen
 
 CHANNEL = "mcp_connection_revoked"
 
@@ -41,8 +37,8 @@ def opened(session: Opened) -> None:
     """Register `session` (from its start on; on PostgreSQL its loop listens from then on)."""
     _open.add(session)
     loop = session.loop
-    if queue_wakeup.available() and loop not in _listening:
-        _listening[loop] = loop.create_task(_listen())
+    if listen.available() and loop not in _listening:
+        _listening[loop] = loop.create_task(listen.listen({CHANNEL: _revoked}))
         _listening[loop].add_done_callback(lambda _: _listening.pop(loop, None))
 
 
@@ -68,14 +64,6 @@ def connection_deleted(sender, instance, using: str, **kwargs) -> None:
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, connection_id])
 
 
-async def _listen(retry_seconds: float = 1.0) -> None:
-    params = queue_wakeup.listen_params()
-    while True:
-        try:
-            async with await psycopg.AsyncConnection.connect(autocommit=True, **params) as db:
-                await db.execute(f"LISTEN {CHANNEL}")
-                async for notice in db.notifies():
-                    close_opened_with(notice.payload)
-        except psycopg.Error as error:
-            logger.warning("listening for revoked connections failed (%s); retrying", error)
-        await asyncio.sleep(retry_seconds)
+def _revoked(connection_id: str | None) -> None:
+    if connection_id is not None:  # None: (re)connected, and what was revoked meanwhile is gone
+        close_opened_with(connection_id)

@@ -12,7 +12,7 @@ the Inspector. One per (server, conversation, credential) in this process:
   server stops sending (its process exited) or a call on it fails (crashed, timed out), when
   the server's settings or credential (its header values and environment) change, when the
   connection it was opened with is revoked (at once, in every process: `revoked`), and with
-  the event loop that runs it (a stopping `agent_worker`; a stopped web process's stdio
+  the event loop that runs it (a stopping `worker`; a stopped web process's stdio
   servers see their stdin close).
 
 Nothing depends on a session surviving: a call on a new session is what happened before this

@@ -1,8 +1,8 @@
 """The notification queue: a Notice per person and waiting question, claimed like a turn.
 
 A Notice is written when a question is asked (`notice_new_part`), due NOTIFY_AFTER_SECONDS
-later. A sender (every web process runs one, `notify.sender`, as does `manage.py
-notify_worker`) claims a person's due notices together, leases them with
+later. The notices job (`notify.sender`, run by the embedded server or a `manage.py
+worker`) claims a person's due notices together, leases them with
 `select_for_update(skip_locked=True)` and a token committed before anything is sent, so one
 process tells each person once; then it sends one email listing them and writes down what was
 sent, only while the lease is still its own. A question answered meanwhile is dropped; one the
@@ -14,7 +14,6 @@ again as a reminder REMIND_AFTER after the question was asked, then at most once
 """
 
 import logging
-import uuid
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -35,6 +34,7 @@ from notify import mail
 from notify.models import Notice, NotifySettings, Sent
 from notify.presence import live_tabs
 from notify.recipients import recipients_for
+from playground.jobs.claim import claim
 
 logger = logging.getLogger(__name__)
 
@@ -103,13 +103,13 @@ def claim_due(now: datetime, limit: int) -> tuple[list[Batch], datetime | None]:
     waiting_until = [waiting + window] if waiting else []
     batches = []
     if ready:
-        token = uuid.uuid4().hex
-        with transaction.atomic():
-            due = pending.filter(due_at__lte=now, user_id__in=ready)
-            ids = list(due.select_for_update(skip_locked=True).values_list("pk", flat=True))
-            # Conditional, like a turn's claim: on SQLite nothing is locked, writes serialize.
-            lease_end = now + timedelta(seconds=LEASE_SECONDS)
-            due.filter(pk__in=ids).update(lease_token=token, due_at=lease_end)
+        token, ids = claim(
+            pending.filter(due_at__lte=now, user_id__in=ready),
+            order_by=("pk",),
+            limit=None,  # a person's due notices go together
+            token_field="lease_token",
+            due_at=now + timedelta(seconds=LEASE_SECONDS),
+        )
         leased = Notice.objects.filter(pk__in=ids, lease_token=token)
         grouped = defaultdict(list)
         for notice in leased.select_related("part__conversation__agent").order_by("part_id"):

@@ -1,5 +1,4 @@
-"""The loop that sends due notifications, on a web process's event loop or in
-`manage.py notify_worker`: claim (`notify.queue`), send, write down, wait for the next due.
+"""The notices job (`playground.jobs`): claim due notices (`notify.queue`), send, write down.
 
 Nothing here holds a thread while it waits. The database work and the SMTP conversation run
 on pooled threads (Django's email backends are synchronous), each send bounded by
@@ -133,37 +132,29 @@ async def send_due(now=None) -> int:
     return len(batches)
 
 
-async def run() -> None:
-    """Send notifications as they fall due, until cancelled (start-up work of every web
-    process, and the whole of `notify_worker`). Up to ROUNDS_AT_ONCE rounds are under way:
-    the next is claimed and planned while the last one's mails go out."""
-    last_refresh = 0.0
-    loop = asyncio.get_running_loop()
-    rounds: set[asyncio.Task] = set()
-    try:
-        while True:
-            next_due = None
-            try:
-                if loop.time() - last_refresh >= settings.TAB_REFRESH_SECONDS:
-                    await _in_db(presence.refresh_own_tabs)()
-                    last_refresh = loop.time()
-                now = timezone.now()
-                batches, next_due = await _in_db(queue.claim_due)(now, PEOPLE_AT_ONCE)
-                if batches:
-                    rounds.add(round_ := asyncio.create_task(_deliver_round(batches, now)))
-                    round_.add_done_callback(rounds.discard)
-            except Exception:
-                logger.exception("sending notifications failed; trying again shortly")
-            if len(rounds) >= ROUNDS_AT_ONCE:
-                await asyncio.wait(rounds, return_when=asyncio.FIRST_COMPLETED)
-                continue
-            wait = min(settings.RECOVERY_SWEEP_SECONDS, settings.TAB_REFRESH_SECONDS)
-            if next_due is not None:
-                wait = min(wait, max(0.05, (next_due - timezone.now()).total_seconds()))
-            await asyncio.sleep(wait)
-    finally:
-        for round_ in rounds:
-            round_.cancel()
+class NoticeSender:
+    """The notices job: up to ROUNDS_AT_ONCE rounds under way, the next claimed and planned
+    while the last one's mails go out."""
+
+    def __init__(self):
+        self.rounds: set[asyncio.Task] = set()
+
+    async def step(self) -> float | None:
+        now = timezone.now()
+        batches, next_due = await _in_db(queue.claim_due)(now, PEOPLE_AT_ONCE)
+        if batches:
+            self.rounds.add(round_ := asyncio.create_task(_deliver_round(batches, now)))
+            round_.add_done_callback(self.rounds.discard)
+        if len(self.rounds) >= ROUNDS_AT_ONCE:
+            await asyncio.wait(self.rounds, return_when=asyncio.FIRST_COMPLETED)
+            return 0
+        if next_due is None:
+            return None
+        return max(0.05, (next_due - timezone.now()).total_seconds())
+
+    async def drain(self, grace: float) -> None:
+        for round_ in self.rounds:
+            round_.cancel()  # its leases run out, and another sender sends it
 
 
 async def _deliver_round(batches: list[queue.Batch], now) -> None:
@@ -171,3 +162,13 @@ async def _deliver_round(batches: list[queue.Batch], now) -> None:
         await deliver(batches, now)
     except Exception:
         logger.exception("sending notifications failed; their leases run out, then again")
+
+
+async def refresh_tabs() -> None:
+    """Show this process's open tabs are still open, until cancelled (every web process)."""
+    while True:
+        try:
+            await _in_db(presence.refresh_own_tabs)()
+        except Exception:
+            logger.exception("refreshing the open tabs failed; trying again shortly")
+        await asyncio.sleep(settings.TAB_REFRESH_SECONDS)

@@ -11,8 +11,7 @@ class PlaygroundConfig(AppConfig):
         from django.db.models.signals import post_save
 
         from elicitation.settle import part_settled, part_settling
-        from notify.sender import run as send_notifications
-        from playground import builtin_agents, startup  # noqa: F401  (registers built-in agents)
+        from playground import background_jobs, builtin_agents  # noqa: F401  (built-in agents)
         from playground.models import Agent
         from playground.preferences import remember_browser_zone
         from playground.push import on_part_settled
@@ -24,5 +23,4 @@ class PlaygroundConfig(AppConfig):
         # An agent whose row carries a schedule (the wizard's) keeps its owner's in step.
         post_save.connect(sync_agent, sender=Agent, dispatch_uid="sync-agent-schedule")
         user_logged_in.connect(remember_browser_zone, dispatch_uid="remember-browser-zone")
-        # Every web process sends the notifications that fall due (notify/sender.py).
-        startup.run_at_start(send_notifications)
+        background_jobs.register()

@@ -15,30 +15,29 @@ those of every turn, and a runner that dies mid-run is recovered by the turn's h
   single slot found more than SCHEDULE_LATE_SECONDS late is a catch-up too.
 - Pausing stops future slots at once; resuming counts from then on (no catch-up for a pause).
 
-Both the embedded server and every `agent_worker` run a `ScheduleFirer`: it sleeps until the
-next slot falls due (at most RECOVERY_SWEEP_SECONDS), or until a schedule changes: in this
-process, or on PostgreSQL in any (a NOTIFY with the commit, see queue_wakeup).
+The schedules job fires due slots (in the embedded server, or a `manage.py worker`): it
+sleeps until the next slot falls due (at most RECOVERY_SWEEP_SECONDS), or until a schedule
+changes, in any process (`jobs.wake_on_commit`).
 `now` is a parameter throughout, so the tests drive the clock.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections, connection, connections, transaction
+from django.db import transaction
 from django.db.models import Min
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from elicitation.database_hop import in_db
 from elicitation.zones import zone_of
-from playground import fragments, queue_wakeup, recurrence, server_loop
+from playground import fragments, jobs, recurrence
 from playground.agents import REGISTRY, Planned, planned
+from playground.jobs.claim import lock_due
 from playground.models import Agent, Conversation, Schedule, ScheduledRun, Turn
 from playground.push import push_html_soon
 from playground.tasks import turn_queued
@@ -99,7 +98,7 @@ def set_schedule(agent: Agent, person, plan: Planned, *, now: datetime | None = 
         schedule.description, schedule.config = plan.description, plan.config
         schedule.next_run_at = recurrence.next_slot(rule, zone_name, now)
         schedule.save()
-    _wake_firers()
+    jobs.wake_on_commit("schedules")
     return schedule
 
 
@@ -126,8 +125,7 @@ def fire_due(now: datetime | None = None, limit: int = CLAIM_LIMIT):
     # Looked for outside a transaction first: on SQLite opening one takes the write lock.
     if limit > 0 and due.exists():
         with transaction.atomic():
-            locked = due.select_for_update(skip_locked=True).order_by("next_run_at", "pk")
-            ids = list(locked.values_list("pk", flat=True)[:limit])
+            ids = lock_due(due, order_by=("next_run_at", "pk"), limit=limit)
             for schedule in Schedule.objects.filter(pk__in=ids).select_related("agent"):
                 try:
                     with transaction.atomic():
@@ -244,7 +242,7 @@ def resume(schedule: Schedule, now: datetime | None = None) -> None:
     Schedule.objects.filter(pk=schedule.pk).update(
         paused=False, next_run_at=following, updated_at=now
     )
-    _wake_firers()
+    jobs.wake_on_commit("schedules")
 
 
 OUTCOMES = {
@@ -304,66 +302,10 @@ def render_panel(agent: Agent, person) -> str:
     return render_to_string("playground/schedule_panel.html", context)
 
 
-# --- the runner's loop -----------------------------------------------------------------------
+# --- the schedules job -----------------------------------------------------------------------
 
 
-def _wake_firers() -> None:
-    """Once this change commits, wake the firer of this process and (PostgreSQL) the workers':
-    each sleeps until the next slot it knew of, at most RECOVERY_SWEEP_SECONDS."""
-    transaction.on_commit(lambda: server_loop.call_soon(ScheduleFirer.wake_running))
-    if connection.vendor == "postgresql":  # delivered with the commit
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_notify(%s, '')", [queue_wakeup.SCHEDULE_CHANGED])
-
-
-def _fire_with_fresh_connection():
-    # A connection the database server dropped is replaced, not reused (as the turn runner).
-    if connection.vendor != "sqlite":
-        close_old_connections()
-    return fire_due()
-
-
-class ScheduleFirer:
-    """Fire due slots as they fall due, until cancelled (the embedded server, agent_worker).
-
-    Its claims run on a thread (and database connection) of its own: on the thread that every
-    run's database work shares, a claim waited its turn behind theirs, and a slot started that
-    much late (bench/schedules.py).
-    """
-
-    running: ScheduleFirer | None = None  # this process's, once it has started
-
-    def __init__(self):
-        self._wake = asyncio.Event()
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="schedule-firer")
-        self._fire = sync_to_async(
-            _fire_with_fresh_connection, thread_sensitive=False, executor=self._thread
-        )
-
-    @classmethod
-    def wake_running(cls) -> None:
-        if cls.running is not None:
-            cls.running._wake.set()
-
-    async def run(self) -> None:
-        ScheduleFirer.running = self
-        try:
-            while True:
-                self._wake.clear()
-                try:
-                    _, next_due = await self._fire()
-                except Exception:
-                    logger.exception("firing schedules failed; trying again shortly")
-                    next_due = None
-                wait = settings.RECOVERY_SWEEP_SECONDS
-                if next_due is not None:
-                    wait = min(wait, max(0.01, (next_due - timezone.now()).total_seconds()))
-                try:
-                    async with asyncio.timeout(wait):
-                        await self._wake.wait()  # a schedule changed in this process
-                except TimeoutError:
-                    pass
-        finally:
-            ScheduleFirer.running = None
-            self._thread.submit(connections.close_all)  # the thread's own connection
-            self._thread.shutdown(wait=False)
+async def fire_step() -> float | None:
+    """Fire what is due; return the seconds until the next slot (the schedules job's step)."""
+    _, next_due = await in_db(fire_due)()
+    return None if next_due is None else (next_due - timezone.now()).total_seconds()

@@ -1,7 +1,7 @@
 """Settings, read from the environment. Unset variables give the embedded default:
 SQLite, the in-memory channel layer and the in-process task runner (one process).
 
-Scale-out sets DATABASE_URL (PostgreSQL), REDIS_URL and TASK_BACKEND=database; see the
+Scale-out sets DATABASE_URL (PostgreSQL), REDIS_URL and JOBS_RUN_IN=workers; see
 docs/settings.md for every variable, docs/deployment.md for production.
 """
 
@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "notify",
     "inbox",
     "playground.accounts",
+    "playground.jobs",
 ]
 
 MIDDLEWARE = [
@@ -230,21 +231,26 @@ API_WEBHOOK_BACKOFF = [float(s) for s in envlist("API_WEBHOOK_BACKOFF", "1,5,30,
 # AWS's), which closes a connection quiet for 55-60 s, set 40 (docs/operations.md).
 WEBSOCKET_PING_SECONDS = int(os.environ.get("WEBSOCKET_PING_SECONDS", 300))
 
-# Where agent turns run. The Turn table is the queue either way: "inprocess" (the default) runs
-# them inside the server process, up to EMBEDDED_CONCURRENCY at once; "database" leaves them
-# to `manage.py agent_worker` processes.
-TASK_BACKEND = os.environ.get("TASK_BACKEND", "inprocess")
-if TASK_BACKEND not in ("inprocess", "database"):
-    raise ImproperlyConfigured("TASK_BACKEND must be inprocess or database.")
-if TASK_BACKEND == "database" and not REDIS_URL:
+# Where the jobs run (turns, schedule slots, notices, webhooks: playground/jobs): "server" (the
+# default) runs them inside the server process; "workers" leaves them to `manage.py worker`
+# processes, and web processes run none.
+if "TASK_BACKEND" in os.environ:
+    raise ImproperlyConfigured(
+        "TASK_BACKEND is now JOBS_RUN_IN: JOBS_RUN_IN=workers (was database) or server "
+        "(was inprocess)."
+    )
+JOBS_RUN_IN = os.environ.get("JOBS_RUN_IN", "server")
+if JOBS_RUN_IN not in ("server", "workers"):
+    raise ImproperlyConfigured("JOBS_RUN_IN must be server or workers.")
+if JOBS_RUN_IN == "workers" and not REDIS_URL:
     # Each process has its own in-memory layer: a worker's pushes would reach no browser.
-    raise ImproperlyConfigured("TASK_BACKEND=database needs REDIS_URL so workers can push.")
+    raise ImproperlyConfigured("JOBS_RUN_IN=workers needs REDIS_URL so workers can push.")
 # Beyond this many running turns, more wait in the database (queued), not in memory.
 EMBEDDED_CONCURRENCY = int(os.environ.get("EMBEDDED_CONCURRENCY", 50))
 
 # A running turn writes a heartbeat; one silent for RUN_STALE_AFTER_SECONDS lost its worker
 # and is picked up again by the next recovery sweep (every RECOVERY_SWEEP_SECONDS, run by
-# each `agent_worker`, or by the embedded server).
+# the turns job of each `worker`, or of the embedded server).
 RUN_HEARTBEAT_SECONDS = envfloat("RUN_HEARTBEAT_SECONDS", 5)
 RUN_STALE_AFTER_SECONDS = envfloat("RUN_STALE_AFTER_SECONDS", 30)
 RECOVERY_SWEEP_SECONDS = envfloat("RECOVERY_SWEEP_SECONDS", 10)

@@ -1,15 +1,15 @@
-"""A web process's start-up work on its event loop: the embedded turn runner (the default), with
-Redis the watch that closes its tabs when Redis goes away (`socket_watch`), SQLite's planner
-statistics (`planner_statistics`), on PostgreSQL the deadline on database work
-(`database_deadline`), and the work apps above the playground register with `run_at_start`
-(the API's webhook sender), which this package cannot import."""
+"""A web process's start-up work on its event loop: in the embedded default every job
+(`playground.jobs`); with Redis the watch that closes its tabs when Redis goes away
+(`socket_watch`); SQLite's planner statistics (`planner_statistics`); on PostgreSQL the
+deadline on database work (`database_deadline`); and the per-process work registered with
+`run_at_start` (the refresh of this process's open tabs). Scale-out web processes run no job."""
 
 import asyncio
 from collections.abc import Callable, Coroutine
 
 from django.conf import settings
 
-from playground import database_deadline, embedded, planner_statistics, socket_watch
+from playground import database_deadline, jobs, planner_statistics, socket_watch
 
 _registered: list[Callable[[], Coroutine]] = []
 
@@ -22,7 +22,9 @@ def run_at_start(work: Callable[[], Coroutine]) -> None:
 
 
 async def start() -> None:
-    work = [embedded.start(), *(registered() for registered in _registered)]
+    work = [registered() for registered in _registered]
+    if settings.JOBS_RUN_IN == "server":
+        work.append(jobs.run(jobs.build(), stopping=asyncio.Event()))
     work.append(planner_statistics.keep_fresh())
     work.append(database_deadline.keep())
     if settings.REDIS_URL:

@@ -2,24 +2,27 @@
 
 A turn is queued in the same transaction that makes it runnable (the person's message, or the
 settlement of its last open question), so no crash can leave work that nobody will pick up.
-A `TurnRunner` claims queued turns and runs up to `concurrency` of them at once on one event
-loop: inside the server in the embedded default, in `manage.py agent_worker` in scale-out.
+The turns job (`TurnRunner`) claims queued turns and runs up to `concurrency` of them at once
+on one event loop: inside the server in the embedded default, in `manage.py worker` in
+scale-out.
 """
 
 import asyncio
 import logging
 import traceback
 import uuid
-from collections.abc import Callable
+from datetime import timedelta
 
 from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import transaction
 from django.utils import timezone
 
+from elicitation.database_hop import in_db
 from elicitation.secrets import redact_secrets
-from playground import fragments, server_loop
+from playground import fragments, jobs
 from playground.agents import get_agent_spec
+from playground.jobs.claim import claim
 from playground.models import Turn
 from playground.push import push_html
 from playground.runtime import ExplainedFault, Recorded, Suspended, TurnContext
@@ -30,35 +33,20 @@ logger = logging.getLogger(__name__)
 # --- one turn -------------------------------------------------------------------------------
 
 
-def claim_and_load(limit: int, turn_id: int | None = None) -> list[tuple[str, Turn, Recorded]]:
-    """Take up to `limit` queued turns, oldest first (or the one `turn_id`), with what each
-    recorded so far; return (run token, turn, records) for each.
-
-    One transaction, in one hop off the event loop: a runner that wakes claims and loads in
-    one go, not a hop and a commit for the claim and then each for every turn's load. On
-    PostgreSQL the rows are locked and skipped by other workers claiming at the same time; on
-    SQLite writes are serialized. Either way the conditional UPDATE claims each turn once.
-    """
-    if limit <= 0:
-        return []
-    token = uuid.uuid4().hex
-    with transaction.atomic():
-        queued = Turn.objects.select_for_update(skip_locked=True).filter(status=Turn.Status.QUEUED)
-        if turn_id is not None:
-            queued = queued.filter(pk=turn_id)
-        ids = list(queued.order_by("updated_at", "pk").values_list("pk", flat=True)[:limit])
-        if not ids:
-            return []
-        updated = Turn.objects.filter(pk__in=ids, status=Turn.Status.QUEUED).update(
-            status=Turn.Status.RUNNING,
-            run_token=token,
-            heartbeat_at=timezone.now(),
-            resume_requested=False,
-        )
-        if updated < len(ids):  # some were taken between the two statements: which are ours?
-            claimed = Turn.objects.filter(pk__in=ids, run_token=token)
-            ids = list(claimed.values_list("pk", flat=True))
-        return [(token, *_load(pk)) for pk in ids]
+def claim_and_load(limit: int) -> list[tuple[str, Turn, Recorded]]:
+    """Claim up to `limit` queued turns, oldest first; return (run token, turn, records) for
+    each, in one hop off the event loop."""
+    queued = Turn.objects.filter(status=Turn.Status.QUEUED)
+    token, ids = claim(
+        queued,
+        order_by=("updated_at", "pk"),
+        limit=limit,
+        token_field="run_token",
+        status=Turn.Status.RUNNING,
+        heartbeat_at=timezone.now(),
+        resume_requested=False,
+    )
+    return [(token, *_load(pk)) for pk in ids]
 
 
 async def execute_turn(turn_id: int) -> None:
@@ -207,74 +195,58 @@ def on_part_settling(sender, part, **kwargs) -> None:
 def turn_queued(turn_id: int) -> None:
     """After a commit that queued a turn: get it run.
 
-    Scale-out workers were woken by the commit itself on PostgreSQL (see `queue_wakeup`), or
-    find the turn at their next poll. Inside the embedded server the runner is woken; with no
-    server at all (management commands, tests driving views) the turn runs here and now.
+    Scale-out workers were woken by the commit itself on PostgreSQL (a trigger on the turn
+    table, migration 0003), or find the turn at their next poll. Inside the embedded server
+    its turns job is woken; with no server at all (management commands, tests driving views)
+    the turn runs here and now.
     """
-    if settings.TASK_BACKEND == "database":
+    if settings.JOBS_RUN_IN == "workers":
         return
-    if not server_loop.call_soon(TurnRunner.wake_embedded):
+    if not jobs.wake("turns"):
         async_to_sync(execute_turn)(turn_id)
 
 
 # --- many turns -------------------------------------------------------------------------------
 
 
+def requeue_interrupted(*, every_running: bool = False) -> list[int]:
+    """Queue again the running turns whose runner died (its heartbeat went stale), or every
+    running turn when the caller is the only runner and has just started."""
+    running = Turn.objects.filter(status=Turn.Status.RUNNING)
+    if not every_running:
+        stale_after = timedelta(seconds=settings.RUN_STALE_AFTER_SECONDS)
+        running = running.filter(heartbeat_at__lt=timezone.now() - stale_after)
+    requeued = []
+    for turn_id, token in running.values_list("pk", "run_token"):
+        if running.filter(pk=turn_id, run_token=token).update(
+            status=Turn.Status.QUEUED, run_token=""
+        ):
+            requeued.append(turn_id)
+    if requeued:
+        logger.info("queued %d interrupted turn(s) again: %s", len(requeued), requeued)
+    return requeued
+
+
 class TurnRunner:
-    """Claim queued turns and run up to `concurrency` of them at once on the running loop."""
+    """The turns job: claim queued turns and run up to `concurrency` of them at once, each a
+    task of its own; every RECOVERY_SWEEP_SECONDS queue again those whose runner died."""
 
-    embedded: "TurnRunner | None" = None  # the one inside the server, in the embedded default
-
-    def __init__(
-        self,
-        *,
-        concurrency: int,
-        poll_seconds: float,
-        sweep: Callable[[], object] | None = None,
-        sweep_seconds: float = 10.0,
-    ):
+    def __init__(self, *, concurrency: int, poll_seconds: float):
         self.concurrency = concurrency
         self.poll_seconds = poll_seconds
-        self.sweep = sweep
-        self.sweep_seconds = sweep_seconds
         self.running: dict[asyncio.Task, tuple[int, str]] = {}
-        self.stopping = asyncio.Event()
-        self._wake = asyncio.Event()
+        self._next_sweep = 0.0
 
-    @classmethod
-    def wake_embedded(cls) -> None:
-        if cls.embedded is not None:
-            cls.embedded.wake()
-
-    def wake(self) -> None:
-        """Look for queued turns now instead of at the next poll."""
-        self._wake.set()
-
-    def _start(self, claimed: list[tuple[str, Turn, Recorded]]) -> None:
-        """Run what was claimed, each turn a task of its own."""
-        for token, turn, recorded in claimed:
+    async def step(self) -> float:
+        loop = asyncio.get_running_loop()
+        if loop.time() >= self._next_sweep:
+            self._next_sweep = loop.time() + settings.RECOVERY_SWEEP_SECONDS
+            await in_db(requeue_interrupted)()
+        free = self.concurrency - len(self.running)
+        for token, turn, recorded in await in_db(claim_and_load)(free):
             task = asyncio.create_task(self._run_one(token, turn, recorded))
             self.running[task] = (turn.pk, token)
-
-    async def run(self) -> None:
-        """Claim and run turns until `stopping` is set."""
-        loop = asyncio.get_running_loop()
-        next_sweep = loop.time()
-        while not self.stopping.is_set():
-            self._wake.clear()
-            if self.sweep is not None and loop.time() >= next_sweep:
-                await self._guarded(self.sweep)
-                next_sweep = loop.time() + self.sweep_seconds
-            free = self.concurrency - len(self.running)
-            self._start(await self._guarded(claim_and_load, free) or [])
-            wait = min(self.poll_seconds, max(0.0, next_sweep - loop.time()))
-            waiters = [
-                asyncio.ensure_future(self._wake.wait()),
-                asyncio.ensure_future(self.stopping.wait()),
-            ]
-            await asyncio.wait(waiters, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
-            for waiter in waiters:
-                waiter.cancel()
+        return self.poll_seconds
 
     async def _run_one(self, token: str, turn: Turn, recorded: Recorded) -> None:
         turn_id = turn.pk
@@ -284,23 +256,15 @@ class TurnRunner:
             raise
         except Exception:
             # The runner itself failed (a lost database, say): the heartbeat stops with it and
-            # the recovery sweep queues the turn again once it is stale.
+            # the sweep queues the turn again once it is stale.
             logger.exception("running turn %s failed outside the agent", turn_id)
         finally:
             if len(self.running) >= self.concurrency:
-                self.wake()  # a claim may have left turns for lack of a free slot
+                jobs.wake("turns")  # a claim may have left turns for lack of a free slot
             self.running.pop(asyncio.current_task(), None)
 
-    async def _guarded(self, fn: Callable, *args):
-        try:
-            return await sync_to_async(_with_fresh_connection)(fn, *args)
-        except Exception:
-            logger.exception("%s failed; trying again shortly", getattr(fn, "__name__", fn))
-            return None
-
     async def drain(self, grace_seconds: float) -> None:
-        """Stop claiming, let running turns finish within the grace period, requeue the rest."""
-        self.stopping.set()
+        """Let running turns finish within the grace period, and queue the rest again."""
         if self.running:
             await asyncio.wait(list(self.running), timeout=grace_seconds)
         left = dict(self.running)
@@ -308,14 +272,7 @@ class TurnRunner:
             task.cancel()
         if left:
             await asyncio.gather(*left, return_exceptions=True)
-            await sync_to_async(_requeue)(list(left.values()))
-
-
-def _with_fresh_connection(fn: Callable, *args):
-    # A connection the database server dropped is replaced, not reused (a SQLite file's is
-    # kept: CONN_MAX_AGE is None there).
-    close_old_connections()
-    return fn(*args)
+            await in_db(_requeue)(list(left.values()))
 
 
 def _requeue(claims: list[tuple[int, str]]) -> None:

@@ -1,4 +1,4 @@
-"""An AG-UI agent on the scale-out stack (PostgreSQL, Redis, an `agent_worker`): a worker
+"""An AG-UI agent on the scale-out stack (PostgreSQL, Redis, a `worker`): a worker
 killed mid-run is replaced, the run is sent again under the same run id (at-least-once, so the
 agent can recognise it), and the answer reaches the agent exactly once."""
 

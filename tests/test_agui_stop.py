@@ -24,7 +24,7 @@ def server(tmp_path):
 
 
 def test_stop_ends_a_run_while_the_agent_is_silent(settings, tmp_path, client, alice, server):
-    settings.TASK_BACKEND = "database"  # the turn waits in the queue; this test runs it
+    settings.JOBS_RUN_IN = "workers"  # the turn waits in the queue; this test runs it
     conversation = chat_with(settings, client, alice, agents_file(tmp_path, server.url("stream")))
     client.post(f"/c/{conversation.pk}/send", {"text": "paint the fence"})
     turn = Turn.objects.get()

@@ -16,7 +16,7 @@ from PIL import Image
 
 from elicitation import uploads
 from elicitation.models import AnswerFile, Part
-from playground import recovery
+from elicitation.uploads import remove_unsent
 from playground.models import Turn
 from playground.runtime import build_part
 from tests.api_support import ApiClient
@@ -286,9 +286,9 @@ def test_uploads_never_sent_are_removed_by_the_sweep(client, alice, file_storage
     _, part = asked(client, alice)
     post(client, part, log=upload("big.log", b"x" * 5000), screenshots=upload("s.png", png()))
     assert AnswerFile.objects.count() == 1 and len(stored_names(file_storage)) == 2  # + preview
-    assert recovery.sweep()["unsent_files"] == []  # the question still waits: kept for now
+    assert remove_unsent() == []  # the question still waits: kept for now
     AnswerFile.objects.update(created_at=timezone.now() - timedelta(days=2))
-    assert len(recovery.sweep()["unsent_files"]) == 1
+    assert len(remove_unsent()) == 1
     assert not AnswerFile.objects.exists() and stored_names(file_storage) == set()
 
 

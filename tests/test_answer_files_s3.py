@@ -15,7 +15,7 @@ from django.utils import timezone
 from moto.server import ThreadedMotoServer
 
 from elicitation.models import AnswerFile
-from playground import recovery
+from elicitation.uploads import remove_unsent
 from playground.settings import answer_files_storage
 from tests.api_support import ApiClient
 from tests.live_server import LiveServer, free_port
@@ -147,9 +147,9 @@ def test_uploads_never_sent_are_removed_from_the_bucket_by_the_sweep(client, ali
     _, part = asked(client, alice)
     post(client, part, log=upload("big.log", b"x" * 5000), screenshots=upload("s.png", png()))
     assert AnswerFile.objects.count() == 1 and len(objects(bucket)) == 2  # the image + preview
-    assert recovery.sweep()["unsent_files"] == []  # the question still waits: kept for now
+    assert remove_unsent() == []  # the question still waits: kept for now
     AnswerFile.objects.update(created_at=timezone.now() - timedelta(days=2))
-    assert len(recovery.sweep()["unsent_files"]) == 1
+    assert len(remove_unsent()) == 1
     assert not AnswerFile.objects.exists() and objects(bucket) == set()
 
 

@@ -17,6 +17,7 @@ from tests.api_support import ASK
 from tests.live_server import LiveClient, LiveServer, wait_for
 from tests.test_scaleout import (
     PostgresDatabase,
+    Worker,
     clear_redis_prefix,
     prepare,
     require_services,
@@ -188,7 +189,8 @@ def test_a_retry_that_fell_due_while_the_server_was_down_is_sent_once_it_is_back
 
 @pytest.fixture
 def two_servers(tmp_path):
-    """Two web processes on one PostgreSQL database (and Redis, as scale-out runs them)."""
+    """Two web processes on one PostgreSQL database (and Redis, as scale-out runs them); they
+    run no job: the test starts the workers."""
     require_services()
     database = PostgresDatabase()
     env = scaleout_env(database, tmp_path, **QUICK_RETRIES)
@@ -206,15 +208,22 @@ def two_servers(tmp_path):
         clear_redis_prefix(env["REDIS_PREFIX"])
 
 
-def test_two_web_processes_never_send_the_same_attempt_at_once(two_servers):
+def test_two_workers_never_send_the_same_attempt_at_once(two_servers, tmp_path):
     (server_a, server_b), database = two_servers
     receiver = serve(Receiver(failures=2, hold_seconds=0.1))
+    workers = []
     try:
-        # Each process wakes its own sender for half of the deliveries; both look for retries.
         ask_and_answer(receiver.url, server_a, server_b, count=6)
+        time.sleep(1)  # web processes run no job: nothing goes out before a worker runs
+        assert deliveries(database.query) == [("pending", 0)] * 6
+        for number in range(2):
+            log = tmp_path / f"worker-{number}.log"
+            workers.append(Worker(server_a.env, log, "--only", "webhooks"))
         done = [("delivered", 3)] * 6
         wait_for(lambda: deliveries(database.query) == done, message="not all delivered")
     finally:
+        for worker in workers:
+            worker.stop()
         receiver.shutdown()
 
     assert receiver.most_at_once == 1

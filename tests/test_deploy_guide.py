@@ -101,7 +101,7 @@ def test_the_documented_production_start_serves_a_login_from_a_clean_database(tm
         "DATABASE_URL": database.url,
         "REDIS_URL": REDIS_URL,
         "REDIS_PREFIX": f"test-{database.name}",
-        "TASK_BACKEND": "database",
+        "JOBS_RUN_IN": "workers",
         "BEHIND_TLS_PROXY": "1",
         "STATIC_ROOT": str(tmp_path / "static"),
         "PORT": str(port),

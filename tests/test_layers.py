@@ -196,15 +196,44 @@ def test_the_vault_sits_above_elicitation_and_below_the_playground():
 
 
 def test_notifications_sit_above_elicitation_and_below_the_playground():
+    """(Below the playground but for its jobs mechanism, which sits below every app.)"""
     above = ("playground", "mcp_bridge", "llm_agents", "api", "workbench")
     wrong_way = [
         (name, target)
         for name, tree in project_modules().items()
         for target in imported(tree, top_level_only=False)
-        if (name.startswith("notify") and target.startswith(above))
+        if (name.startswith("notify") and target.startswith(above) and not in_jobs(target))
         or (name.startswith("elicitation") and target.startswith("notify"))
     ]
     assert wrong_way == []
+
+
+def in_jobs(name: str) -> bool:
+    return name == "playground.jobs" or name.startswith("playground.jobs.")
+
+
+def test_the_jobs_mechanism_imports_no_app():
+    """Every app's work that happens later runs on it: it knows none of them."""
+    upward = [
+        (name, target)
+        for name, tree in project_modules().items()
+        if in_jobs(name)
+        for target in imported(tree, top_level_only=False)
+        if not in_jobs(target)
+    ]
+    assert upward == []
+
+
+def test_only_the_jobs_mechanism_claims_rows():
+    """One claim for every job: no other module locks rows skipping the locked ones."""
+    claiming = [
+        name
+        for name, tree in project_modules().items()
+        if not in_jobs(name)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.keyword) and node.arg == "skip_locked"
+    ]
+    assert claiming == []
 
 
 def test_the_inbox_sits_above_elicitation_and_below_the_playground():

@@ -26,7 +26,7 @@ def fake(settings):
 
 
 def test_stop_ends_a_streaming_reply_and_recovery_leaves_it_alone(client, fake, settings):
-    settings.TASK_BACKEND = "database"  # the turn waits in the queue; this test runs it
+    settings.JOBS_RUN_IN = "workers"  # the turn waits in the queue; this test runs it
     client.post("/llm-agents/new", {"name": "Teller", "model": f"default/{MODEL}"})
     conversation = client.get("/").context["conversations"][0]
     client.post(f"/c/{conversation.pk}/send", {"text": "tell me a story"})

@@ -328,7 +328,7 @@ def test_people_added_by_an_escalation_are_emailed_after_the_grace_period(client
     """Escalation adds people to a waiting question, and tells them as of a new question."""
     from django.contrib.auth.models import Group
 
-    from playground import recovery
+    from playground.background_jobs import escalate
 
     bob = User.objects.create_user("bob", email="bob@example.com", password="bob-password-1")
     dana = User.objects.create_user("dana", email="dana@example.com", password="dana-pass-1")
@@ -340,7 +340,7 @@ def test_people_added_by_an_escalation_are_emailed_after_the_grace_period(client
     assert sorted(mail["To"] for mail in smtp.mails) == ["ada@example.com", "bob@example.com"]
 
     Part.objects.filter(pk=part.pk).update(escalate_at=part.created_at)  # the minute is up
-    assert recovery.sweep()["escalated"] == [part.pk]
+    assert escalate() == [part.pk]
     part.refresh_from_db()
     run_at(part.escalated_at + timedelta(seconds=59))
     assert len(smtp.mails) == 2  # the grace period, as for a new question

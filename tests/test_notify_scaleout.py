@@ -1,4 +1,4 @@
-"""The notification queue on PostgreSQL: two `notify_worker` processes share it, and each
+"""The notification queue on PostgreSQL: two `worker --only notices` processes share it, and each
 person gets each email once (one email listing their questions, not one per question)."""
 
 import os
@@ -11,7 +11,7 @@ import pytest
 
 from tests.live_server import BASE_DIR, wait_for
 from tests.smtp_support import SmtpServer, text_of
-from tests.test_scaleout import POSTGRES_URL, PostgresDatabase
+from tests.test_scaleout import POSTGRES_URL, REDIS_URL, PostgresDatabase
 
 PEOPLE, QUESTIONS_EACH = 30, 3
 
@@ -64,6 +64,9 @@ def test_two_workers_on_postgresql_send_each_email_once(database, tmp_path):
     env = {
         **os.environ,
         "DATABASE_URL": database.url,
+        "REDIS_URL": REDIS_URL,
+        "REDIS_PREFIX": f"test-{database.name}",
+        "JOBS_RUN_IN": "workers",
         "EMAIL_HOST": "127.0.0.1",
         "EMAIL_PORT": str(smtp.port),
         "NOTIFY_AFTER_SECONDS": "2",
@@ -81,7 +84,7 @@ def test_two_workers_on_postgresql_send_each_email_once(database, tmp_path):
             with open(log_path, "w") as log:
                 workers.append(
                     subprocess.Popen(
-                        [*manage, "notify_worker"],
+                        [*manage, "worker", "--only", "notices"],
                         cwd=BASE_DIR,
                         env=env,
                         stdout=log,
@@ -89,7 +92,7 @@ def test_two_workers_on_postgresql_send_each_email_once(database, tmp_path):
                     )
                 )
         for log_path in logs:
-            wait_for(lambda p=log_path: "notify_worker: running" in p.read_text(), timeout=120)
+            wait_for(lambda p=log_path: "worker: running" in p.read_text(), timeout=120)
         subprocess.run(
             [*manage, "shell", "-c", SEED], cwd=BASE_DIR, env=env, check=True, capture_output=True
         )

@@ -9,8 +9,11 @@ from django.utils import timezone
 
 from elicitation import contract
 from elicitation.models import Part
+from elicitation.uploads import remove_unsent
 from playground import recovery
+from playground.background_jobs import escalate
 from playground.models import Turn
+from playground.tasks import requeue_interrupted
 from tests.runtime_helpers import pending, said, send, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -38,7 +41,7 @@ def a_stranded_answered_turn(client, alice) -> Turn:
 def test_the_periodic_sweep_leaves_waiting_turns_alone(client, alice):
     turn = a_stranded_answered_turn(client, alice)
 
-    assert recovery.sweep() == {"interrupted": [], "escalated": [], "unsent_files": []}
+    assert (requeue_interrupted(), escalate(), remove_unsent()) == ([], [], [])
     turn.refresh_from_db()
     assert turn.status == Turn.Status.WAITING
 

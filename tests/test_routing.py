@@ -14,8 +14,8 @@ from elicitation import contract
 from elicitation.models import Part
 from elicitation.settle import settle_part
 from inbox.routing import audience_of
-from playground import recovery
 from playground.asgi import application
+from playground.background_jobs import escalate
 from tests.runtime_helpers import answer, pending, said, send, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -244,11 +244,11 @@ def test_a_question_still_waiting_is_escalated_once_to_more_people(people):
     part = pending(conversation)
     dana = logged_in(people["dana"])
     assert answer(dana, part, version="1").status_code == 404
-    assert recovery.sweep()["escalated"] == []  # not due yet
+    assert escalate() == []  # not due yet
 
     Part.objects.filter(pk=part.pk).update(escalate_at=timezone.now())  # the minute is up
-    assert recovery.sweep()["escalated"] == [part.pk]
-    assert recovery.sweep()["escalated"] == []  # once
+    assert escalate() == [part.pk]
+    assert escalate() == []  # once
     part.refresh_from_db()
     assert part.ask == ["user:bob", "group:release-managers"] and part.escalated_at
     page = logged_in(people["alice"]).get(conversation.get_absolute_url()).content.decode()
@@ -276,7 +276,7 @@ def test_the_admin_shows_who_was_asked_and_the_escalation(people, admin_client):
     send(logged_in(people["alice"]), conversation, "release")
     part = pending(conversation)
     Part.objects.filter(pk=part.pk).update(escalate_at=timezone.now())
-    recovery.sweep()
+    escalate()
     page = admin_client.get(f"/admin/elicitation/part/{part.pk}/change/").content.decode()
     assert "bob and Release managers (and the conversation&#x27;s owner)" in page
     assert "Escalated to group:release-managers" in page

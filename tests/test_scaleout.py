@@ -77,13 +77,13 @@ class PostgresDatabase:
 
 
 class Worker:
-    """A `manage.py agent_worker` process, returned once it claims turns."""
+    """A `manage.py worker` process, returned once it runs its jobs."""
 
     def __init__(self, env: dict, log_path, *options: str):
         self.log_path = log_path
         with open(log_path, "a") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "manage.py", "agent_worker", *options],
+                [sys.executable, "manage.py", "worker", *options],
                 cwd=BASE_DIR,
                 env=env,
                 stdout=log,
@@ -93,15 +93,15 @@ class Worker:
         # within 20 s) then starts at a running worker, not at an interpreter still importing
         # Django, which took longer than that on a loaded 2-core machine.
         try:
-            wait_for(self._running, timeout=60, message="agent_worker did not start")
+            wait_for(self._running, timeout=60, message="worker did not start")
         except BaseException:
             self.kill()
             raise
 
     def _running(self) -> bool:
         log = self.log_path.read_text()
-        assert self.process.poll() is None, f"agent_worker exited: {log}"
-        return "agent_worker: running" in log
+        assert self.process.poll() is None, f"worker exited: {log}"
+        return "worker: running" in log
 
     def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)
@@ -121,7 +121,7 @@ def scaleout_env(database: PostgresDatabase, step_dir, **extra: str) -> dict:
         "DATABASE_URL": database.url,
         "REDIS_URL": REDIS_URL,
         "REDIS_PREFIX": f"test-{database.name}",
-        "TASK_BACKEND": "database",
+        "JOBS_RUN_IN": "workers",
         "AGENT_MODULES": "tests.scaleout_agents",
         "SCALEOUT_STEP_DIR": str(step_dir),
         # Short enough that a dead worker's turn is picked up within seconds.

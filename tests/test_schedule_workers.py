@@ -1,4 +1,4 @@
-"""Schedules on the real stacks: two `agent_worker`s on PostgreSQL fire each slot exactly once,
+"""Schedules on the real stacks: two `worker`s on PostgreSQL fire each slot exactly once,
 a worker SIGKILLed mid-run leaves its slot to one turn that another worker finishes, and an
 embedded server started after downtime gives the missed slots one catch-up run."""
 

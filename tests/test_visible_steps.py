@@ -104,7 +104,7 @@ def test_a_step_that_ends_the_turn_shows_failed_beside_the_error(client, alice):
 
 
 def test_a_replay_runs_an_unfinished_step_again_in_the_same_record(client, alice, settings):
-    settings.TASK_BACKEND = "database"  # the turn waits in the queue; this test runs it
+    settings.JOBS_RUN_IN = "workers"  # the turn waits in the queue; this test runs it
     conversation = start(alice, "test-steps")
     send(client, conversation, "order-7")
     turn = Turn.objects.get()

@@ -1,4 +1,4 @@
-"""`manage.py agent_worker` runs many turns at once and stops cleanly: on SIGTERM it lets running
+"""`manage.py worker` runs many turns at once and stops cleanly: on SIGTERM it lets running
 turns finish within the grace period and leaves the rest queued for the next worker."""
 
 import signal
@@ -75,7 +75,7 @@ def test_one_worker_runs_many_turns_at_once_then_stops_and_leaves_the_rest_queue
 def test_a_queued_turn_wakes_a_worker_that_would_not_poll_for_a_minute(stack):
     server, database, workdir = stack
     env = {**server.env, "RECOVERY_SWEEP_SECONDS": "60"}  # no sweep pass wakes it either
-    worker = Worker(env, workdir / "worker-3.log", "--interval", "60")
+    worker = Worker(env, workdir / "worker-3.log")
     person = Person(server)
     try:
         for number in range(2):  # the second is queued while the worker sits idle
