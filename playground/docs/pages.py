@@ -172,13 +172,18 @@ def _render(slug: str, source: str) -> Page:
         r'<\1 id="\2">\3 <a class="anchor" href="#\2" aria-label="Link to this section">#</a></\1>',
         html,
     )
-    text = " ".join(_plain(token) for token in tokens if token.type == "inline")
+    text = " ".join(
+        _plain(token) if token.type == "inline" else token.content
+        for token in tokens
+        if token.type in ("inline", "fence")
+    )
     return Page(slug, title, source, html, text)
 
 
 def _plain(inline: Token) -> str:
+    words = {"text": None, "code_inline": None, "softbreak": " ", "hardbreak": " "}
     return "".join(
-        child.content for child in inline.children or () if child.type in ("text", "code_inline")
+        words[child.type] or child.content for child in inline.children or () if child.type in words
     )
 
 
