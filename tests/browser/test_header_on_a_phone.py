@@ -46,9 +46,9 @@ def test_the_menu_opens_and_its_links_work(page, live_server):
     menu.click()
     expect(menu).to_have_attribute("aria-expanded", "true")
     for name in ["API tokens", "Connections", "Settings"]:
-        expect(page.get_by_role("link", name=name)).to_be_visible()
+        expect(page.get_by_role("link", name=name, exact=True)).to_be_visible()
     expect(page.get_by_role("button", name="Log out")).to_be_visible()
-    page.get_by_role("link", name="Connections").click()
+    page.get_by_role("link", name="Connections", exact=True).click()
     page.wait_for_url("**/connections/")
     # A new page starts with the menu closed, one row again.
     expect(page.get_by_role("button", name="Menu")).to_have_attribute("aria-expanded", "false")
@@ -61,7 +61,7 @@ def test_the_menu_opens_and_its_links_work(page, live_server):
     page.set_viewport_size(WIDE)
     expect(page.get_by_role("button", name="Menu")).to_be_hidden()
     for name in ["Inbox", "API tokens", "Connections", "Settings"]:
-        expect(page.get_by_role("link", name=name)).to_be_visible()
+        expect(page.get_by_role("link", name=name, exact=True)).to_be_visible()
     assert header_height(page) <= ONE_ROW
     assert not serious_findings(page, "connections, wide")
 
