@@ -5,7 +5,7 @@ name) are kept beside it, and a raster image gets a small PNG preview made by de
 (never SVG, never anything a decoder refuses). The bytes stay in the `answer_files` storage;
 parts, envelopes, pushes and exports carry only the description (`AnswerFile.describe`).
 Uploads are claimed by the answer that settles their part; the rest are removed (`discard`,
-and the recovery sweep's `remove_unsent`).
+and the uploads job's `remove_unsent`).
 """
 
 import codecs
@@ -183,7 +183,7 @@ def discard_unsent(part: Part) -> None:
 
 def remove_unsent() -> list[str]:
     """Remove uploads never sent with an answer: older than FILES_UNSENT_SECONDS, or for a
-    question that is no longer waiting. Return their ids (the recovery sweep calls this)."""
+    question that is no longer waiting. Return their ids (the uploads job calls this)."""
     cutoff = timezone.now() - timedelta(seconds=settings.FILES_UNSENT_SECONDS)
     stale = AnswerFile.objects.filter(claimed_at__isnull=True).filter(
         Q(created_at__lt=cutoff) | ~Q(part__state=Part.State.PENDING)

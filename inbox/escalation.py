@@ -1,7 +1,7 @@
 """Escalation: a question still waiting at its `escalate_at` is asked of `escalate_to` too.
 
-Every runner's recovery sweep calls `escalate_due()`; each part is claimed with a conditional
-UPDATE, so sweeps running at once in several processes escalate it once.
+The escalations job (playground/background_jobs.py) calls `escalate_due()`; each part is
+claimed with a conditional UPDATE, so jobs running at once in several processes escalate it once.
 """
 
 import logging

@@ -373,7 +373,7 @@ def answer_files_storage(environ) -> dict:
 STORAGES["answer_files"] = answer_files_storage(os.environ)
 # What one person's attached files may add up to, in bytes (default 500 MB).
 FILES_QUOTA_BYTES = int(os.environ.get("FILES_QUOTA_BYTES", 500_000_000))
-# Uploads never sent with an answer are removed by the recovery sweep after this long.
+# Uploads never sent with an answer are removed by the uploads job after this long.
 FILES_UNSENT_SECONDS = envfloat("FILES_UNSENT_SECONDS", 24 * 3600)
 
 # Production is HTTPS only: plain HTTP is redirected, browsers are told to stay on HTTPS for a
