@@ -1,4 +1,4 @@
-"""The README's Mastra example (docs/examples/mastra) for tests: its packages installed once with
+"""The docs' Mastra example (docs/examples/mastra) for tests: its packages installed once with
 `npm ci` into a cache outside the repo, keyed by the package files' hash, and its server run as
 written (`node server.mjs`) in a directory of its own, its model the suite's fake OpenAI server.
 

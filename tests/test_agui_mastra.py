@@ -1,4 +1,4 @@
-"""A Mastra agent in the chat: the README's example (docs/examples/mastra, its pinned packages,
+"""A Mastra agent in the chat: the docs' example (docs/examples/mastra, its pinned packages,
 `node server.mjs` as written) with the suite's fake OpenAI-compatible model.
 
 Its tool's `suspend()` for input is a form with the resume schema's fields and the tool's

@@ -111,7 +111,7 @@ def test_a_failing_provider_fails_the_turn_with_a_message_naming_it(
     turn = Turn.objects.get()
     assert turn.status == Turn.Status.FAILED
     [shown] = said(conversation)
-    # Named as the README names it; its address is for staff (the admin's turn page) only.
+    # Named as the docs name it; its address is for staff (the admin's turn page) only.
     assert shown.startswith(f"The OpenAI-compatible server (LLM_BASE_URL) {expected}")
     assert server.base_url not in shown and "default" not in shown
     assert "Traceback" in turn.error_trace

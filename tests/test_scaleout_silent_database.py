@@ -309,7 +309,7 @@ def test_a_proxy_holding_the_connection_silent_gets_503_within_seconds_and_recov
                 (shown, shown_in), (answered, answered_in), (probed, probed_in) = pool.map(
                     _timed, (page, call, probe)
                 )
-            # The README promises "about 10 s"; the margin is for a loaded 2-core machine.
+            # docs/operations.md promises "about 10 s"; the margin is for a loaded 2-core machine.
             assert shown.status_code == 503 and shown_in < 15, (shown.status_code, shown_in)
             assert "We can't reach the database right now" in shown.text
             assert answered.status_code == 503 and answered_in < 15, (answered.text, answered_in)

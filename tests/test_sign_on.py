@@ -28,7 +28,7 @@ def provider():
 
 @pytest.fixture
 def sso(provider, settings, monkeypatch):
-    """The playground configured for the provider, as the README's example does."""
+    """The playground configured for the provider, as the docs' example (docs/sign-on.md) does."""
     for name, value in provider.settings().items():
         monkeypatch.setenv(name, value)
     settings.OIDC_ISSUER = provider.issuer

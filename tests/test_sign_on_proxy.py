@@ -1,5 +1,5 @@
 """Sign-on by a trusted proxy's header, on a real server (`manage.py serve --proxy-headers`)
-with the README's settings: believed from a listed socket peer, ignored (and logged once)
+with the settings of docs/sign-on.md: believed from a listed socket peer, ignored (and logged once)
 from any other, whatever X-Forwarded-For claims."""
 
 import httpx

@@ -1,4 +1,4 @@
-"""A person answers a Mastra tool's suspend() in the chat (the README's example server, run as
+"""A person answers a Mastra tool's suspend() in the chat (the docs' example server, run as
 written): the question is a form with the tool's words and its resume schema's fields, a reload
 and a second tab keep it, Submit brings the reply and the tool's step, and the second tab gets
 the answered card; at 375 and 1366 px, light and dark, nothing scrolls sideways and axe finds

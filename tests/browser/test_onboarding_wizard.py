@@ -288,7 +288,7 @@ def test_the_schedule_questions_take_what_the_readme_says_and_an_agent_you_made_
     submit(how_often)
     times = question(page, "At which times of day should the agent run?")
     expect(times.get_by_label("Times of day")).to_have_value("09:00, 17:00")
-    times.get_by_label("Times of day").fill("9am and 5pm")  # as the README's table writes them
+    times.get_by_label("Times of day").fill("9am and 5pm")  # as docs/onboarding.md writes them
     look_at(page, "wizard-times-of-day")
     submit(times)
 
