@@ -109,8 +109,11 @@ def test_every_page_is_served_without_a_login(client):
         assert f'<a href="{entry.url}" aria-current="page">' in response.content.decode()
 
 
-def test_a_docs_address_that_does_not_exist_is_a_404_with_navigation_and_search(client):
-    response = client.get("/docs/no/such/page")
+@pytest.mark.parametrize(
+    "address", ["/docs/no/such/page", "/docs/nope/", "/docs/nope.md", "/docs/screenshots/no.png"]
+)
+def test_a_docs_address_that_does_not_exist_is_a_404_with_navigation_and_search(client, address):
+    response = client.get(address)
     page = response.content.decode()
     assert response.status_code == 404
     assert 'type="search"' in page and 'href="/docs/quick-start/"' in page

@@ -3,7 +3,7 @@ the docs are public, as the code host's copy is."""
 
 import mimetypes
 
-from django.http import FileResponse, Http404, HttpResponse
+from django.http import FileResponse, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
@@ -24,13 +24,18 @@ def _layout(request, *, status: int = 200, **context) -> HttpResponse:
     )
 
 
+def _missing(request) -> HttpResponse:
+    """The 404 page: what was asked for, the navigation and the search box."""
+    return _layout(request, status=404, title="Page not found", missing=request.path)
+
+
 @require_safe
 def page(request, slug: str = "index") -> HttpResponse:
     """Show one page with the navigation, previous and next; a missing one is a 404 page with
     the navigation and the search box."""
     found = pages.page(slug)
     if found is None:
-        return _layout(request, status=404, title="Page not found", missing=request.path)
+        return _missing(request)
     entries = pages.index().entries
     at = next(i for i, entry in enumerate(entries) if entry.slug == slug)
     return _layout(
@@ -48,7 +53,7 @@ def source(request, slug: str) -> HttpResponse:
     """Return a page as its Markdown (what llms.txt links to)."""
     found = pages.page(slug)
     if found is None:
-        raise Http404("No such page.")
+        return _missing(request)
     return HttpResponse(found.source, content_type="text/markdown; charset=utf-8")
 
 
@@ -60,13 +65,13 @@ def search(request) -> HttpResponse:
 
 
 @require_safe
-def file(request, folder: str, path: str) -> FileResponse:
+def file(request, folder: str, path: str) -> HttpResponse:
     """Send a file of docs/screenshots or docs/examples (a picture a page shows, an example it
     links to), never anything outside them."""
     base = (pages.DOCS_DIR / folder).resolve()
     target = (base / path).resolve()
     if folder not in FILE_FOLDERS or not target.is_relative_to(base) or not target.is_file():
-        raise Http404("No such file.")
+        return _missing(request)
     kind = mimetypes.guess_type(target.name)[0]
     image = kind in ("image/png", "image/jpeg")
     return FileResponse(
