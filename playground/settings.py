@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "notify",
     "inbox",
     "playground.accounts",
+    "playground.mcp_server",
 ]
 
 MIDDLEWARE = [
