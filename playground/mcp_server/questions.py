@@ -106,6 +106,7 @@ def waiting(token: ApiToken) -> list[Part]:
 def task_for(token: ApiToken, part: Part, ttl_ms: int | None) -> McpTask:
     """Return the task of a question (made at its first task-augmented call)."""
     task, _ = McpTask.objects.get_or_create(part=part, defaults={"token": token, "ttl_ms": ttl_ms})
+    task.part = part
     return task
 
 
