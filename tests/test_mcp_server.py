@@ -3,18 +3,26 @@ nobody here wrote: the official MCP Python SDK's client, and raw JSON-RPC over S
 for task-augmented calls (no SDK client sends them yet). A person answers in the chat, the
 inbox or from a mail, as they would. One server for the module; the restart test runs last."""
 
+import ast
 import asyncio
 import json
+import os
+import re
+import subprocess
+import sys
+import time
 from contextlib import asynccontextmanager
 
 import httpx
 import httpx2
+import psutil
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import Implementation
 
-from tests.live_server import LiveClient, LiveServer, wait_for
+from tests.live_server import BASE_DIR, LiveClient, LiveServer, wait_for
+from tests.mcp_support import inspector_cli
 from tests.smtp_support import SmtpServer, text_of
 
 PASSWORDS = {"alice": "alice-password-1", "bob": "bob-password-1", "carol": "carol-password-1"}
@@ -152,7 +160,8 @@ async def test_the_sdk_client_asks_and_gets_the_typed_answer(server, alice_key):
     async with sdk_client(server, alice_key) as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
         assert set(tools) == {"request_input", "request_approval", "list_waiting"}
-        assert {"message", "requestedSchema"} <= set(tools["request_input"].input_schema["required"])
+        required = tools["request_input"].input_schema["required"]
+        assert {"message", "requestedSchema"} <= set(required)
 
         call = asyncio.create_task(client.call_tool("request_input", asked("Deploy to where?")))
         part_id = await asyncio.to_thread(one_pending, server, "Deploy to where?")
@@ -310,6 +319,107 @@ def test_a_revoked_token_gets_401_at_its_next_request(server):
     )
     body = {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}
     assert httpx.post(raw.url, json=body, headers=raw.headers).status_code == 401
+
+
+def docs_python_example() -> str:
+    """The Python client example of docs/mcp-server.md, as written."""
+    page = (BASE_DIR / "docs" / "mcp-server.md").read_text()
+    (code,) = re.findall(r"^```python\n(.*?)^```$", page, re.S | re.M)
+    return code
+
+
+def test_the_docs_python_example_prints_the_answer(server, alice_key, tmp_path):
+    code = docs_python_example()
+    assert len([line for line in code.splitlines() if line.strip()]) <= 10
+    script = tmp_path / "ask.py"
+    script.write_text(code)
+    env = {"PATH": os.environ["PATH"], "PLAYGROUND_URL": server.url, "PLAYGROUND_TOKEN": alice_key}
+    run = subprocess.Popen(
+        [sys.executable, str(script)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        part_id = one_pending(server, "Which environment?")
+        assert answer(server, "alice", part_id, {"env": "staging"}) == 200
+        out, err = run.communicate(timeout=30)
+    finally:
+        run.kill()
+    assert run.returncode == 0, err
+    assert ast.literal_eval(out.decode().strip()) == STAGING
+
+
+def test_the_mcp_inspector_cli_lists_the_tools_and_asks(server, alice_key, tmp_path):
+    inspector = [
+        *inspector_cli(),
+        server.url + "/mcp",
+        "--transport",
+        "http",
+        "--header",
+        f"Authorization: Bearer {alice_key}",
+    ]
+    env = {**os.environ, "HOME": str(tmp_path)}  # its catalog file goes there
+    listed = subprocess.run(
+        [*inspector, "--method", "tools/list"], env=env, capture_output=True, timeout=120
+    )
+    assert listed.returncode == 0, listed.stderr
+    names = [tool["name"] for tool in json.loads(listed.stdout)["tools"]]
+    assert names == ["request_input", "request_approval", "list_waiting"]
+    call = [
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "request_input",
+        "--tool-arg",
+        "message=Asked from the Inspector?",
+        f"requestedSchema={json.dumps(ASK['requestedSchema'])}",
+    ]
+    run = subprocess.Popen(
+        [*inspector, *call], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        part_id = one_pending(server, "Asked from the Inspector?")
+        assert answer(server, "alice", part_id, {"env": "staging"}) == 200
+        out, err = run.communicate(timeout=60)
+    finally:
+        run.kill()
+    assert run.returncode == 0, err
+    assert json.loads(out)["structuredContent"] == STAGING
+
+
+def _connections(server: LiveServer) -> int:
+    daphne = psutil.Process(server.process.pid)
+    return sum(1 for c in daphne.net_connections("tcp") if c.status == psutil.CONN_ESTABLISHED)
+
+
+async def test_a_hundred_held_calls_do_not_hold_up_another_request(server, alice_key, carol_key):
+    """Another token's call and a page load finish while a hundred calls are held (asserted
+    while every held call still waits, not against a budget); the time of the other call is
+    printed beside them."""
+    raw = RawMcp(server, alice_key)
+    arguments = {**asked("A hundred wait for this"), "idempotencyKey": "hundred"}
+    await asyncio.to_thread(raw.task, "request_input", arguments)
+    part_id = await asyncio.to_thread(one_pending, server, "A hundred wait for this")
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call"}
+    body["params"] = {"name": "request_input", "arguments": arguments}
+    limits = httpx.Limits(max_connections=100)
+    async with httpx.AsyncClient(headers=raw.headers, limits=limits, timeout=120) as held:
+        before = await asyncio.to_thread(_connections, server)
+        calls = [asyncio.create_task(held.post(raw.url, json=body)) for _ in range(100)]
+        await asyncio.to_thread(
+            wait_for, lambda: _connections(server) >= before + 100, 60, 0.05, "not all held"
+        )
+        started = time.monotonic()
+        other = await asyncio.to_thread(
+            RawMcp(server, carol_key).call, "tools/call", {"name": "list_waiting"}, 50
+        )
+        print(f"another call beside 100 held ones: {time.monotonic() - started:.3f} s")
+        assert other["result"]["structuredContent"] == {"waiting": []}
+        person = await asyncio.to_thread(LiveClient, server, "bob", PASSWORDS["bob"])
+        assert (await asyncio.to_thread(person.get, "/inbox/"))[0] == 200
+        assert not any(call.done() for call in calls), "a held call ended before its answer"
+        assert await asyncio.to_thread(answer, server, "alice", part_id, {"env": "staging"}) == 200
+        responses = await asyncio.gather(*calls)
+    results = [_json_rpc(response)["result"]["structuredContent"] for response in responses]
+    assert results == [STAGING] * 100
 
 
 def test_a_task_survives_a_sigkill_and_the_next_poll_gets_the_answer(server, alice_key):

@@ -161,19 +161,17 @@ def _error(text: str) -> CallToolResult:
 
 async def request_input(
     message: Annotated[str, Field(description="The question, shown above the form.")],
-    requestedSchema: Annotated[  # noqa: N803 (the wire contract's name)
+    requestedSchema: Annotated[
         dict[str, Any], Field(description="A flat JSON schema of the answer (MCP form schema).")
     ],
     ctx: Context,
     assignees: Assignees = None,
     conversation: ConversationRef = None,
-    idempotencyKey: IdempotencyKey = None,  # noqa: N803
+    idempotencyKey: IdempotencyKey = None,
 ) -> CallToolResult:
     """Ask a person a typed question and return their answer (an elicitation envelope)."""
     body = {"message": message, "requestedSchema": requestedSchema, "assignees": assignees}
-    return await _ask(
-        ctx, body, conversation=conversation, idempotency_key=idempotencyKey or ""
-    )
+    return await _ask(ctx, body, conversation=conversation, idempotency_key=idempotencyKey or "")
 
 
 async def request_approval(
@@ -182,12 +180,12 @@ async def request_approval(
     details: Annotated[
         dict[str, Any] | None, Field(description="Facts the approver reads, name to value.")
     ] = None,
-    approverGroup: Annotated[  # noqa: N803
+    approverGroup: Annotated[
         str | None,
         Field(description="A group that must approve: four eyes, so not you yourself."),
     ] = None,
     conversation: ConversationRef = None,
-    idempotencyKey: IdempotencyKey = None,  # noqa: N803
+    idempotencyKey: IdempotencyKey = None,
 ) -> CallToolResult:
     """Ask for approval before an action; the answer's action is "accept" when approved."""
     body = questions.approval_body(action, details, approverGroup)
