@@ -21,19 +21,12 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import Implementation
 
+from tests.api_support import ASK
 from tests.live_server import BASE_DIR, LiveClient, LiveServer, wait_for
 from tests.mcp_support import inspector_cli
 from tests.smtp_support import SmtpServer, text_of
 
 PASSWORDS = {"alice": "alice-password-1", "bob": "bob-password-1", "carol": "carol-password-1"}
-ASK = {
-    "message": "Which environment should I deploy to?",
-    "requestedSchema": {
-        "type": "object",
-        "properties": {"env": {"type": "string", "enum": ["staging", "production"]}},
-        "required": ["env"],
-    },
-}
 STAGING = {"action": "accept", "content": {"env": "staging"}}
 LEGACY = "2025-11-25"  # the revision whose tasks the raw calls speak
 
@@ -321,6 +314,19 @@ def test_a_revoked_token_gets_401_at_its_next_request(server):
     assert httpx.post(raw.url, json=body, headers=raw.headers).status_code == 401
 
 
+def answered_while_it_runs(server: LiveServer, command: list[str], env: dict, message: str):
+    """Run a client that asks `message`, answer it as alice once asked; return its output."""
+    run = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        part_id = one_pending(server, message)
+        assert answer(server, "alice", part_id, {"env": "staging"}) == 200
+        out, err = run.communicate(timeout=60)
+    finally:
+        run.kill()
+    assert run.returncode == 0, err
+    return out
+
+
 def docs_python_example() -> str:
     """The Python client example of docs/mcp-server.md, as written."""
     page = (BASE_DIR / "docs" / "mcp-server.md").read_text()
@@ -334,16 +340,7 @@ def test_the_docs_python_example_prints_the_answer(server, alice_key, tmp_path):
     script = tmp_path / "ask.py"
     script.write_text(code)
     env = {"PATH": os.environ["PATH"], "PLAYGROUND_URL": server.url, "PLAYGROUND_TOKEN": alice_key}
-    run = subprocess.Popen(
-        [sys.executable, str(script)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
-    try:
-        part_id = one_pending(server, "Which environment?")
-        assert answer(server, "alice", part_id, {"env": "staging"}) == 200
-        out, err = run.communicate(timeout=30)
-    finally:
-        run.kill()
-    assert run.returncode == 0, err
+    out = answered_while_it_runs(server, [sys.executable, str(script)], env, "Where to?")
     assert ast.literal_eval(out.decode().strip()) == STAGING
 
 
@@ -372,16 +369,7 @@ def test_the_mcp_inspector_cli_lists_the_tools_and_asks(server, alice_key, tmp_p
         "message=Asked from the Inspector?",
         f"requestedSchema={json.dumps(ASK['requestedSchema'])}",
     ]
-    run = subprocess.Popen(
-        [*inspector, *call], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
-    try:
-        part_id = one_pending(server, "Asked from the Inspector?")
-        assert answer(server, "alice", part_id, {"env": "staging"}) == 200
-        out, err = run.communicate(timeout=60)
-    finally:
-        run.kill()
-    assert run.returncode == 0, err
+    out = answered_while_it_runs(server, [*inspector, *call], env, "Asked from the Inspector?")
     assert json.loads(out)["structuredContent"] == STAGING
 
 

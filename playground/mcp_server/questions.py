@@ -5,8 +5,7 @@ Every question goes through the HTTP API's one path (`api.external.ask`: a kind,
 MCP client, so it shows, routes, notifies and is reviewed like any other.
 """
 
-import uuid
-
+from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -112,7 +111,10 @@ def task_for(token: ApiToken, part: Part, ttl_ms: int | None) -> McpTask:
 
 def find_task(token: ApiToken, task_id: str) -> McpTask:
     tasks = McpTask.objects.owned_by(token.owner).select_related("part__conversation")
-    found = tasks.filter(pk=task_id).first() if _is_uuid(task_id) else None
+    try:
+        found = tasks.filter(pk=task_id).first()
+    except ValidationError:  # not a task id at all
+        found = None
     if found is None:
         raise NotFoundError(f"There is no task {task_id[:80]} your token can see.")
     return found
@@ -131,11 +133,3 @@ def cancel_task(token: ApiToken, task_id: str) -> McpTask:
     task.refresh_from_db()
     task.part.refresh_from_db()
     return task
-
-
-def _is_uuid(value: str) -> bool:
-    try:
-        uuid.UUID(value)
-    except ValueError:
-        return False
-    return True
