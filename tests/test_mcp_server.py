@@ -156,11 +156,22 @@ async def test_the_sdk_client_asks_and_gets_the_typed_answer(server, alice_key):
         required = tools["request_input"].input_schema["required"]
         assert {"message", "requestedSchema"} <= set(required)
 
-        call = asyncio.create_task(client.call_tool("request_input", asked("Deploy to where?")))
+        progress: list[str] = []
+
+        async def on_progress(done: float, total: float | None, message: str | None) -> None:
+            progress.append(message)
+
+        call = asyncio.create_task(
+            client.call_tool(
+                "request_input", asked("Deploy to where?"), progress_callback=on_progress
+            )
+        )
         part_id = await asyncio.to_thread(one_pending, server, "Deploy to where?")
         waiting = await client.call_tool("list_waiting", {})
         assert [item["requestId"] for item in waiting.structured_content["waiting"]] == [part_id]
         assert not call.done()
+        await asyncio.to_thread(wait_for, lambda: progress, 30, 0.05, "no progress while held")
+        assert progress[0] == "Waiting for a person to answer."
         assert await asyncio.to_thread(answer, server, "alice", part_id, {"env": "staging"}) == 200
         result = await call
     assert not result.is_error
@@ -266,6 +277,14 @@ def test_the_same_idempotency_key_asks_once(server, alice_key):
     assert rows == [(1,)]
 
 
+def test_the_same_question_still_waiting_in_a_conversation_is_not_asked_again(server, alice_key):
+    raw = RawMcp(server, alice_key)
+    arguments = {**asked("Asked again without a key?"), "conversation": "Release 4.2"}
+    first, again = raw.task("request_input", arguments), raw.task("request_input", arguments)
+    assert first["taskId"] == again["taskId"]
+    assert len(pending_parts(server, "Asked again without a key?")) == 1
+
+
 def test_another_persons_token_sees_and_answers_nothing(server, alice_key, carol_key):
     alice, carol = RawMcp(server, alice_key), RawMcp(server, carol_key)
     task = alice.task("request_input", asked("Alice's own question"))
@@ -308,7 +327,7 @@ def test_a_revoked_token_gets_401_at_its_next_request(server):
         "shell",
         "-c",
         "from api.models import ApiToken\nfrom api.tokens import revoke\n"
-        "revoke(ApiToken.objects.latest('created_at'))\n",
+        f"revoke(ApiToken.objects.get(prefix={key[:12]!r}))\n",
     )
     body = {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}
     assert httpx.post(raw.url, json=body, headers=raw.headers).status_code == 401

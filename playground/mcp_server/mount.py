@@ -67,7 +67,7 @@ def serving_mcp(app):
             return await app(scope, receive, send)
         headers = dict(scope.get("headers") or [])
         authorization = headers.get(b"authorization", b"").decode("latin-1")
-        token, refusal = await in_db(_admit)(authorization)
+        token, refusal = await in_db(admit)(authorization)
         if refusal is not None:
             return await _send(send, refusal)
         await _started.wait()
@@ -76,7 +76,7 @@ def serving_mcp(app):
     return application
 
 
-def _admit(authorization: str) -> tuple[ApiToken | None, HttpResponse | None]:
+def admit(authorization: str) -> tuple[ApiToken | None, HttpResponse | None]:
     """Return the request's token, or the refusal the HTTP API would give (401, 429)."""
     scheme, _, key = authorization.partition(" ")
     token = find_token(key.strip()) if scheme.lower() == "bearer" and key.strip() else None
