@@ -21,7 +21,8 @@ from api.models import ApiToken
 from api.problems import problem
 from api.tokens import find_token
 from elicitation.database_hop import in_db
-from playground.mcp_server.server import TOKEN, mcp
+from playground.mcp_server.server import mcp
+from playground.mcp_server.tools import TOKEN
 
 PATH = "/mcp"
 
