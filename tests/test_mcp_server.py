@@ -151,6 +151,8 @@ def asked(message: str) -> dict:
 
 async def test_the_sdk_client_asks_and_gets_the_typed_answer(server, alice_key):
     async with sdk_client(server, alice_key) as client:
+        assert client.protocol_version == "2026-07-28"
+        assert "io.modelcontextprotocol/tasks" in client.session.server_capabilities.extensions
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
         assert set(tools) == {"request_input", "request_approval", "list_waiting"}
         required = tools["request_input"].input_schema["required"]
@@ -190,6 +192,19 @@ async def test_the_sdk_client_asks_and_gets_the_typed_answer(server, alice_key):
         "SELECT conversation_id FROM elicitation_part WHERE id = ?", (part_id,)
     )
     assert "Deploy to where?" in person.get(f"/c/{conversation_id}/")[1]
+
+
+async def test_a_handshake_era_client_gets_the_tools_and_the_tasks_capability(server, alice_key):
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {alice_key}"}, timeout=60)
+    transport = streamable_http_client(server.url + "/mcp", http_client=http)
+    async with http, Client(transport, mode="legacy", cache=None) as client:
+        assert client.protocol_version == LEGACY
+        capabilities = client.session.server_capabilities
+        assert capabilities.tasks.requests.tools.call is not None
+        assert capabilities.tasks.list is not None and capabilities.tasks.cancel is not None
+        assert capabilities.tools is not None
+        waiting = await client.call_tool("list_waiting", {})
+    assert not waiting.is_error
 
 
 async def test_an_approval_goes_to_the_group_inbox_and_mail_and_four_eyes_hold(

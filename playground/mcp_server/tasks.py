@@ -39,6 +39,7 @@ from playground.mcp_server.tools import (
 TASKS = "io.modelcontextprotocol/tasks"
 POLL_MS = 2000
 ASKING_TOOLS = {"request_input", "request_approval"}
+TASKS_CAPABILITY = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
 
 
 class TasksMiddleware:
@@ -52,6 +53,8 @@ class TasksMiddleware:
     async def __call__(self, ctx: ServerRequestContext, call_next: CallNext) -> HandlerResult:
         params = ctx.params if isinstance(ctx.params, Mapping) else {}
         task = params.get("task")
+        if ctx.method == "initialize":
+            return _declaring_tasks(await call_next(ctx))
         if ctx.method != "tools/call" or params.get("name") not in ASKING_TOOLS:
             return await call_next(ctx)
         if not isinstance(task, Mapping):
@@ -68,6 +71,15 @@ class TasksMiddleware:
         made = await in_db(questions.task_for)(token_of(ctx), asked.part, ttl)
         created = CreateTaskResult(task=_task(made))
         return created.model_dump(by_alias=True, mode="json", exclude_none=True)
+
+
+def _declaring_tasks(result: HandlerResult) -> HandlerResult:
+    """The handshake's result, declaring tasks where a handshake-era client reads them
+    (`capabilities.tasks`; the SDK advertises the extension only where the revision has
+    `extensions`)."""
+    if isinstance(result, dict) and isinstance(result.get("capabilities"), dict):
+        result["capabilities"]["tasks"] = TASKS_CAPABILITY
+    return result
 
 
 def _task(task: McpTask) -> Task:
@@ -103,7 +115,7 @@ class Tasks(Extension):
     identifier = TASKS
 
     def settings(self) -> dict[str, Any]:
-        return {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
+        return TASKS_CAPABILITY
 
     def methods(self) -> list[MethodBinding]:
         return [
