@@ -248,10 +248,15 @@ async def test_bad_input_is_a_tool_error_and_nothing_is_asked(server, alice_key)
             "request_input", {**asked("Routed nowhere?"), "assignees": ["group:nobody-here"]}
         )
     assert degraded.is_error
-    ((reason,),) = server.query(
-        "SELECT degraded_reason FROM elicitation_part WHERE payload LIKE '%Your password?%'"
+    ((part_id, reason, conversation_id),) = server.query(
+        "SELECT id, degraded_reason, conversation_id FROM elicitation_part"
+        " WHERE payload LIKE '%Your password?%'"
     )
     assert degraded.content[0].text == f"elicitation: unsupported payload — {reason}"
+    # Shown in the chat as a question that could not be shown, as for other sources.
+    person = LiveClient(server, "alice", PASSWORDS["alice"])
+    page = (await asyncio.to_thread(person.get, f"/c/{conversation_id}/"))[1]
+    assert f'id="part-{part_id}"' in page and 'data-state="degraded"' in page
     assert unknown.is_error and "group:nobody-here" in unknown.content[0].text
     assert pending_parts(server, "Routed nowhere?") == []
 
