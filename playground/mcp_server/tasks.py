@@ -43,7 +43,8 @@ TASKS_CAPABILITY = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}
 
 
 class TasksMiddleware:
-    """A `tools/call` with `task`: ask, and return the question's task at once (no wait).
+    """A `tools/call` with `task`: ask, and return the question's task at once (no wait); and
+    the handshake's result, with the tasks capability declared.
 
     A server middleware, not the extension's `intercept_tool_call`: on handshake-era versions
     the SDK sieves what the tool-call handler returns to a `CallToolResult`, which would drop
@@ -55,9 +56,8 @@ class TasksMiddleware:
         task = params.get("task")
         if ctx.method == "initialize":
             return _declaring_tasks(await call_next(ctx))
-        if ctx.method != "tools/call" or params.get("name") not in ASKING_TOOLS:
-            return await call_next(ctx)
-        if not isinstance(task, Mapping):
+        asks = ctx.method == "tools/call" and params.get("name") in ASKING_TOOLS
+        if not asks or not isinstance(task, Mapping):
             return await call_next(ctx)
         asked = TaskCall()
         reset = task_call.set(asked)
