@@ -70,8 +70,14 @@ def conversations_of(token: ApiToken):
     return conversations.select_related("agent")
 
 
-def open_conversation(token: ApiToken, agent_name: str, title: str = "") -> Conversation:
-    """Open a conversation with the external agent called `agent_name` (made on first use)."""
+def open_conversation(
+    token: ApiToken,
+    agent_name: str,
+    title: str = "",
+    description: str = "An external agent, over the HTTP API.",
+) -> Conversation:
+    """Open a conversation with the external agent called `agent_name` (made on first use,
+    with `description`)."""
     with transaction.atomic():
         agent_row = Agent.objects.filter(owner=token.owner, kind=KIND, name=agent_name).first()
         if agent_row is None:
@@ -80,7 +86,7 @@ def open_conversation(token: ApiToken, agent_name: str, title: str = "") -> Conv
                 kind=KIND,
                 name=agent_name,
                 slug=_free_slug(agent_name),
-                description="An external agent, over the HTTP API.",
+                description=description,
             )
         conversation = Conversation.objects.create(owner=token.owner, agent=agent_row, title=title)
         ExternalConversation.objects.create(conversation=conversation, token=token)
@@ -116,8 +122,12 @@ def ask(
     conversation: Conversation,
     body: dict,
     idempotency_key: str = "",
+    *,
+    requires_other: bool = False,
 ) -> Asked:
-    """Store a `request_input` question (pending, or degraded with its reason) and show it.
+    """Store a question (pending, or degraded with its reason) and show it: a `request_input`
+    form, or with `body["kind"] == "approval"` an approval card listing `body["details"]`;
+    `requires_other` (four eyes) leaves the answer to the people `body["assignees"]` names.
 
     With an idempotency key, a retry of the same request (same conversation, same body)
     returns the same part; any difference raises KeyReusedError and stores nothing. Keys are
@@ -125,16 +135,21 @@ def ask(
     """
     body_hash = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
     try:
-        return _ask(token, conversation, body, idempotency_key, body_hash)
+        return _ask(token, conversation, body, idempotency_key, body_hash, requires_other)
     except IntegrityError:
         # The same key came twice at once and the other call committed its key first (the
         # unique constraint refused this one, and its part went with the rollback): this
         # call is the other's retry, and now finds it.
-        return _ask(token, conversation, body, idempotency_key, body_hash)
+        return _ask(token, conversation, body, idempotency_key, body_hash, requires_other)
 
 
 def _ask(
-    token: ApiToken, conversation: Conversation, body: dict, idempotency_key: str, body_hash: str
+    token: ApiToken,
+    conversation: Conversation,
+    body: dict,
+    idempotency_key: str,
+    body_hash: str,
+    requires_other: bool,
 ) -> Asked:
     with transaction.atomic():
         if idempotency_key:
@@ -150,16 +165,19 @@ def _ask(
                 return Asked(earlier.part, replayed=True)
         call = _next_call(conversation)
         payload = {"message": body["message"], "requestedSchema": body["requestedSchema"]}
+        if body.get("details"):
+            payload["details"] = body["details"]  # what an approval card lists
         part = build_part(
             turn=call.turn,
             call_index=call.index,
-            kind_name="elicitation",
+            kind_name=body.get("kind") or "elicitation",
             payload=payload,
             value=body.get("value"),
             allowed_actions=offered_actions(body.get("allowedActions")),
             intent=body.get("intent") or "",
             tool_call_id=f"api_{call.turn.pk}_{call.index}",
             ask=body.get("assignees"),
+            requires_other=requires_other,
         )
         part.pushed_at = timezone.now()  # in the INSERT, like a run's: the push is best effort
         part.save()

@@ -19,6 +19,7 @@ NAMES = [
     "api_longpoll",
     "mcp_roundtrip",
     "agui_roundtrip",
+    "mcp_server_roundtrip",
     "llm_overhead",
     "schedules",
     "inbox",
@@ -112,6 +113,16 @@ def headline(result: dict) -> tuple[str, str, str]:
                 )
                 + f"; push {r['push_median_ms']:.1f} ms",
                 ", ".join(f"{key.replace('_', ' ')} {r[f'{key}_ratio']:.2f}" for key in cells),
+            )
+        case "mcp_server_roundtrip":
+            return (
+                f"call to form {r['call_to_form_median_ms']:.0f} ms (p99 "
+                f"{r['call_to_form_p99_ms']:.0f}), answer to result "
+                f"{r['answer_to_result_median_ms']:.0f} ms "
+                f"(p99 {r['answer_to_result_p99_ms']:.0f})",
+                f"SDK in-memory round trip {r['sdk_median_ms']:.1f} ms; push "
+                f"{r['push_median_ms']:.1f} ms; bare /mcp call {r['bare_call_median_ms']:.0f} ms",
+                f"to form {r['form_ratio']:.2f}",
             )
         case "agui_roundtrip":
             return (

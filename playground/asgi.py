@@ -1,4 +1,5 @@
-"""ASGI entry point: HTTP through Django, websockets through Channels (served by daphne)."""
+"""ASGI entry point: HTTP through Django, websockets through Channels (served by daphne), and
+/mcp through the MCP SDK (`playground.mcp_server.mount`)."""
 
 import os
 
@@ -17,6 +18,7 @@ from inbox.consumers import InboxConsumer  # noqa: E402
 from playground import server_loop, startup  # noqa: E402
 from playground.closed_sockets import dropping_sends_on_closed_sockets  # noqa: E402
 from playground.consumers import ConversationConsumer  # noqa: E402
+from playground.mcp_server.mount import serving_mcp  # noqa: E402
 from playground.upload_limits import limit_answer_uploads  # noqa: E402
 
 # `manage.py serve` starts the embedded runner as soon as daphne's loop exists; under another
@@ -24,7 +26,7 @@ from playground.upload_limits import limit_answer_uploads  # noqa: E402
 application = server_loop.remember_loop(
     ProtocolTypeRouter(
         {
-            "http": limit_answer_uploads(django_asgi_app),
+            "http": serving_mcp(limit_answer_uploads(django_asgi_app)),
             # Every consumer: a tab closed mid-send is a normal end, not a traceback.
             "websocket": dropping_sends_on_closed_sockets(
                 AllowedHostsOriginValidator(

@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "inbox",
     "playground.accounts",
     "playground.jobs",
+    "playground.mcp_server",
 ]
 
 MIDDLEWARE = [

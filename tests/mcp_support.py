@@ -19,17 +19,34 @@ REFERENCE_VERSION = "2026.8.31"  # pinned: its tools and their texts are what th
 NPM_CACHE = Path(tempfile.gettempdir()) / "playground-npm"
 
 
+INSPECTOR_PACKAGE = "@modelcontextprotocol/inspector"
+INSPECTOR_VERSION = "2.12.0"
+
+
 def reference_server() -> list[str]:
     """Return the command that runs the reference server over stdio, installing it once."""
-    folder = NPM_CACHE / f"server-everything-{REFERENCE_VERSION}"
+    folder = npm_installed(REFERENCE_PACKAGE, REFERENCE_VERSION)
     entry = folder / "node_modules" / REFERENCE_PACKAGE / "dist" / "index.js"
-    if not entry.exists():
+    return [shutil.which("node") or "node", str(entry), "stdio"]
+
+
+def inspector_cli() -> list[str]:
+    """Return the command that runs the MCP Inspector's command-line mode, installing it once."""
+    folder = npm_installed(INSPECTOR_PACKAGE, INSPECTOR_VERSION)
+    entry = folder / "node_modules" / INSPECTOR_PACKAGE / "clients" / "launcher" / "build"
+    return [shutil.which("node") or "node", str(entry / "index.js"), "--cli"]
+
+
+def npm_installed(package: str, version: str) -> Path:
+    """Return the folder `package@version` is installed in, from npm the first time."""
+    folder = NPM_CACHE / f"{package.rsplit('/', 1)[-1]}-{version}"
+    if not (folder / "node_modules" / package / "package.json").exists():
         npm = shutil.which("npm")
-        assert npm, "npm is needed to install the MCP reference server (.ci/run installs it)"
+        assert npm, f"npm is needed to install {package} (.ci/run installs it)"
         # Into a fresh folder, renamed into place once complete: a failed install leaves nothing.
         NPM_CACHE.mkdir(parents=True, exist_ok=True)
         partial = Path(tempfile.mkdtemp(dir=NPM_CACHE))
-        spec = f"{REFERENCE_PACKAGE}@{REFERENCE_VERSION}"
+        spec = f"{package}@{version}"
         done = subprocess.run(
             [npm, "install", "--prefix", str(partial), "--no-audit", "--no-fund", spec],
             capture_output=True,
@@ -41,7 +58,7 @@ def reference_server() -> list[str]:
             os.rename(partial, folder)
         except OSError:  # another run installed it meanwhile
             shutil.rmtree(partial, ignore_errors=True)
-    return [shutil.which("node") or "node", str(entry), "stdio"]
+    return folder
 
 
 def stdio_servers_file(directory: Path, *, protocol: str = "auto", extra: str = "") -> Path:

@@ -1,0 +1,16 @@
+from django.apps import AppConfig
+
+
+class McpServerConfig(AppConfig):
+    name = "playground.mcp_server"
+    label = "mcp_server"
+    verbose_name = "MCP server"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # Imported here, once the app registry is ready (Django's documented place for it).
+        from playground import startup
+        from playground.mcp_server.mount import keep_manager_running
+
+        # Every web process serves /mcp from start-up on (the SDK's manager runs for good).
+        startup.run_at_start(keep_manager_running)
