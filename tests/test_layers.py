@@ -28,6 +28,7 @@ CONFIGURATION = ("formats",)  # beside settings, urls and asgi
 # Django's documented place for imports that need the app registry.
 FUNCTION_IMPORTS_ALLOWED = {
     "playground/runs/apps.py",
+    "playground/chat/apps.py",
     "playground/mcp_bridge/apps.py",
     "playground/llm_agents/apps.py",
     "playground/agui/apps.py",
@@ -83,12 +84,6 @@ def test_the_elicitation_app_never_imports_the_playground():
     assert upward == []
 
 
-
-
-
-
-
-
 def room(module: str) -> str | None:
     """Return the room of a module: `elicitation`, or the playground's sub-package it is in;
     None for the playground's own top (configuration)."""
@@ -127,8 +122,6 @@ def test_imports_sit_at_the_top_of_modules():
         if imported(tree, top_level_only=False) != imported(tree, top_level_only=True):
             hidden.append(name)
     assert hidden == []
-
-
 
 
 def test_there_is_no_import_circle():
@@ -180,10 +173,6 @@ def test_every_module_imports_in_any_order_in_a_fresh_interpreter():
         assert done.returncode == 0, f"order seed {seed}: {done.stderr[-2000:]}"
 
 
-
-
-
-
 def in_jobs(name: str) -> bool:
     return name == "playground.jobs" or name.startswith("playground.jobs.")
 
@@ -210,6 +199,3 @@ def test_only_the_jobs_mechanism_claims_rows():
         if isinstance(node, ast.keyword) and node.arg == "skip_locked"
     ]
     assert claiming == []
-
-
-

@@ -2,26 +2,23 @@ from django.apps import AppConfig
 
 
 class PlaygroundConfig(AppConfig):
+    """Agents, conversations, turns and their runs (the label of the tables: `playground`)."""
+
     name = "playground.runs"
     label = "playground"
     verbose_name = "Playground"
 
     def ready(self) -> None:
         # Imported here, once the app registry is ready (Django's documented place for it).
-        from django.contrib.auth.signals import user_logged_in
         from django.db.models.signals import post_save
 
-        from elicitation.settle import part_settled, part_settling
-        from playground.chat.preferences import remember_browser_zone
-        from playground.chat.push import on_part_settled
+        from elicitation.settle import part_settling
         from playground.runs import background_jobs, builtin_agents  # noqa: F401  (built-in agents)
         from playground.runs.models import Agent
         from playground.runs.tasks import on_part_settling
         from playground.schedules.scheduler import sync_agent
 
         part_settling.connect(on_part_settling, dispatch_uid="queue-turn-on-settle")
-        part_settled.connect(on_part_settled, dispatch_uid="push-settled-part")
         # An agent whose row carries a schedule (the wizard's) keeps its owner's in step.
         post_save.connect(sync_agent, sender=Agent, dispatch_uid="sync-agent-schedule")
-        user_logged_in.connect(remember_browser_zone, dispatch_uid="remember-browser-zone")
         background_jobs.register()
