@@ -114,7 +114,7 @@ def _prepare():
 
     from elicitation import contract
     from elicitation.models import Part, searchable_text
-    from playground.models import Agent, Conversation, Turn
+    from playground.runs.models import Agent, Conversation, Turn
 
     admin = User.objects.create_superuser("bench-admin")
     people = [User.objects.create_user(f"person-{n}") for n in range(20)]

@@ -8,11 +8,11 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from elicitation.models import Part
-from playground import fragments
-from playground.agents import agent
-from playground.builtin_agents.deploy_assistant import ENVIRONMENTS
-from playground.push import push_html
-from playground.runtime import build_part, offered_actions
+from playground.chat import fragments
+from playground.chat.push import push_html
+from playground.runs.agents import agent
+from playground.runs.builtin_agents.deploy_assistant import ENVIRONMENTS
+from playground.runs.runtime import build_part, offered_actions
 
 # The Deploy assistant's first question: a realistic select plus a text field.
 QUESTION = ENVIRONMENTS

@@ -3,13 +3,15 @@ open websocket, and from the answer's POST to the agent receiving the tool resul
 two spans).
 
 The agent is the Pydantic AI test agent served with its own AG-UI adapter
-(`tests/agui_test_server.py`, scenario `/ask`): its first run calls `request_input`, its second
+(`tests/support/agui_test_server.py`, scenario `/ask`): its first run calls `request_input`, its
+second
 (with the tool result) replies. It writes down when its model emits the tool call and when each
 run's request arrives (its log), on the same clock as the bench. Also reported, not judged: the
 whole message POST to the form, and the answer POST to the reply at the tab.
 
 Baseline, in the same run: the same agent's bare SSE round trips, the two runs POSTed and read
-to RUN_FINISHED by our client (`agui.client.run_once`, httpx) with nothing else around them;
+to RUN_FINISHED by our client (`playground.agui.client.run_once`, httpx) with nothing else around
+them;
 plus one bare push through the channel layer (`/ws/bench/echo/`).
 Target: each span's median <= 1.5 x (its bare run) + one push.
 """
@@ -73,8 +75,8 @@ def _log(log: Path, *, after: float) -> list[dict]:
 
 async def bare_runs(questions: int) -> tuple[list, list]:
     """Return the agent's two runs, POSTed and read to the end by our client alone."""
-    from agui import agents_file, protocol
-    from agui.client import run_once
+    from playground.agui import agents_file, protocol
+    from playground.agui.client import run_once
 
     agent = agents_file.load()["painter"]
     first, second = [], []

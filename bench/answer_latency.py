@@ -180,7 +180,7 @@ async def _answer_page(page, conversation: int, each: int, name: str) -> dict[st
 
 
 async def _in_hand(conversations: list[int]) -> dict[str, float]:
-    from playground.models import Message
+    from playground.runs.models import Message
 
     replies = Message.objects.filter(turn__conversation__in=conversations, text__contains="in hand")
     found = [IN_HAND.search(text) async for text in replies.values_list("text", flat=True)]

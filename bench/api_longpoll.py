@@ -42,8 +42,8 @@ def _api(stack, key: str, **options) -> httpx.AsyncClient:
 def _keys() -> tuple[str, str]:
     from django.contrib.auth.models import User
 
-    from api.tokens import create_token
     from bench.stack import USERNAME
+    from playground.api.tokens import create_token
 
     person = User.objects.get(username=USERNAME)
     return create_token(person, "pollers")[1], create_token(person, "caller")[1]

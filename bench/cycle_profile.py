@@ -73,8 +73,8 @@ def profile(stack) -> dict:
     from django.test import Client
 
     from elicitation.models import Part
-    from playground.models import Agent, Conversation
-    from playground.tasks import execute_turn
+    from playground.runs.models import Agent, Conversation
+    from playground.runs.tasks import execute_turn
 
     user = User.objects.get(username=USERNAME)
     client = Client(HTTP_HOST="127.0.0.1")

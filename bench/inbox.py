@@ -6,12 +6,14 @@ else's. Baseline: those 10 are all the database holds. Then 99,990 more are adde
 other people and 99 other groups (each person in one group; a third of the questions asked
 of a group, a tenth of a person), 100,000 in all, written with bulk_create. Then the planner's
 statistics are refreshed, as they would be after growing that much: on SQLite by the refresh
-every web process runs hourly (`playground.planner_statistics`), on PostgreSQL by ANALYZE (what
+every web process runs hourly (`playground.server.planner_statistics`), on PostgreSQL by ANALYZE
+(what
 autovacuum does within a minute of such a write).
 
 Measured at each size: the page's database queries (Django's test client against the same
 database and code) and its time over HTTP from the running server (median of REPEATS), and
-the count of the header on every page (`inbox.queries.count_for`, median of REPEATS, in this
+the count of the header on every page (`playground.inbox.queries.count_for`, median of REPEATS, in
+this
 process). Target: equal query counts, page and count within 2x of the baseline.
 """
 
@@ -39,7 +41,7 @@ def _add(owner, parts: int, *, ask=lambda number: []) -> None:
 
     from elicitation.contract import parse_request
     from elicitation.models import Part
-    from playground.models import Agent, Conversation, Turn
+    from playground.runs.models import Agent, Conversation, Turn
 
     agent = Agent.objects.get(slug="bench-ask")
     conversation = Conversation.objects.create(owner=owner, agent=agent)
@@ -137,7 +139,7 @@ def _queries() -> tuple[int, int]:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from inbox.queries import count_for
+    from playground.inbox.queries import count_for
 
     me = User.objects.get(username=USERNAME)
     client = Client(HTTP_HOST="127.0.0.1")
@@ -154,7 +156,7 @@ def _queries() -> tuple[int, int]:
 def _count_seconds() -> float:
     from django.contrib.auth.models import User
 
-    from inbox.queries import count_for
+    from playground.inbox.queries import count_for
 
     me = User.objects.get(username=USERNAME)
     timings = []

@@ -1,7 +1,7 @@
 """layer_subscriptions: whether channels-redis's pub/sub layer slows down as calls wait on it.
 
 A waiting API call holds two subscriptions on its process's one pub/sub connection (its
-channel and its part's group, `playground/part_waiting.py`). Here, in one process as in a web
+channel and its part's group, `playground/chat/part_waiting.py`). Here, in one process as in a web
 process: 0 or 1,000 such waiters, and meanwhile a chat tab's steps on the layer, one after
 another: a channel, its two groups, a push to the group from another connection and its
 arrival, then both groups left and the channel ended. Median wall time and CPU per tab, in
@@ -18,7 +18,7 @@ import uuid
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
 from bench.stack import REDIS_URL
-from playground.layer_channels import inbox, release
+from playground.server.layer_channels import inbox, release
 
 TABS = 300
 

@@ -1,6 +1,7 @@
 """llm_overhead: what the playground adds to each request of an LLM agent's model.
 
-The model is a local server speaking the OpenAI-compatible protocol (tests/fake_openai.py) that
+The model is a local server speaking the OpenAI-compatible protocol (tests/support/fake_openai.py)
+that
 answers each request in a fixed time (`MODEL_SECONDS`), streamed, over kept-alive HTTP/1.1
 connections, in a process of its own, as a real model server is (in the bench's process, the
 bench reading the pushes delayed the requests' arrival by milliseconds). Each
@@ -33,7 +34,7 @@ import time
 
 from bench.client import PENDING_PART, Person
 from bench.runner import bench_main
-from tests.fake_openai import MODEL, FakeOpenAI, text, tool_calls
+from tests.support.fake_openai import MODEL, FakeOpenAI, text, tool_calls
 
 MODEL_SECONDS = 0.025  # what a small local model took to answer in the issue's report
 PER_CONVERSATION = 10

@@ -11,7 +11,8 @@ arrival. Also reported, not judged: the POST of `legacy_profile` typed in the ch
 (the message's save and the turn's start besides the call). Cold calls go to a second entry of
 the same server with `idle_minutes` of 30 ms, so its session has closed before every message.
 
-Baseline, in the same run: the same call through the SDK's client (`mcp_bridge.connection`,
+Baseline, in the same run: the same call through the SDK's client
+(`playground.mcp_bridge.connection`,
 which is the SDK's `Client` with our capabilities), answering the question at once, on an open
 session (warm) and opening it first (cold: the server's start-up and handshake); plus one bare
 push through the channel layer (`/ws/bench/echo/`).
@@ -95,7 +96,7 @@ async def through_the_chat(person: Person, slug: str, calls: int) -> dict[str, l
 async def _first_on_the_wire(conversation: int, after: float) -> float:
     """Return when the bridge's first message after `after` travelled (its Wire log is
     written just after, off the call's way: wait for it a little)."""
-    from playground.models import WireMessage
+    from playground.runs.models import WireMessage
 
     since = datetime.fromtimestamp(after, UTC)
     messages = WireMessage.objects.filter(conversation_id=conversation, at__gte=since)
@@ -111,7 +112,7 @@ async def through_the_sdk(server, calls: int, *, cold: bool) -> list[float]:
     """Return the SDK client's round trips of the same call, the question answered at once."""
     from mcp_types import ElicitResult
 
-    from mcp_bridge.connection import connect
+    from playground.mcp_bridge.connection import connect
 
     async def answer(context, params):
         return ElicitResult(
@@ -140,7 +141,7 @@ async def through_the_sdk(server, calls: int, *, cold: bool) -> list[float]:
 
 
 async def measure(stack, calls: int) -> dict:
-    from mcp_bridge import servers
+    from playground.mcp_bridge import servers
 
     configured = servers.load()
     figures: dict = {"calls": calls}

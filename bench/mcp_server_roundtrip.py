@@ -32,7 +32,7 @@ PENDING = r'<article id="part-(\d+)"[^>]*data-state="pending"[\s\S]*Bench questi
 def _key() -> str:
     from django.contrib.auth.models import User
 
-    from api.tokens import create_token
+    from playground.api.tokens import create_token
 
     return create_token(User.objects.get(username=USERNAME), "bench")[1]
 

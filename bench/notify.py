@@ -32,7 +32,7 @@ from pathlib import Path
 from bench import settle_throughput
 from bench.runner import bench_main
 from bench.stack import wait_until
-from tests.smtp_support import SmtpServer
+from tests.support.smtp_support import SmtpServer
 
 GRACE_SECONDS = 60
 BATCH_SECONDS = 25
@@ -110,7 +110,7 @@ def _ask(people: list, each: int, seconds: float) -> dict[int, datetime]:
     from bench.agents import QUESTION
     from elicitation.contract import parse_request
     from elicitation.models import Part
-    from playground.models import Agent, Conversation, Turn
+    from playground.runs.models import Agent, Conversation, Turn
 
     agent = Agent.objects.get(slug="bench-ask")
     turns = {}

@@ -71,7 +71,7 @@ def _wait_for_pending(conversation: int, count: int) -> list[int]:
 
 
 def _wait_for_done(conversation: int, count: int) -> None:
-    from playground.models import Turn
+    from playground.runs.models import Turn
 
     done = Turn.objects.filter(conversation_id=conversation, status=Turn.Status.DONE)
     wait_until(lambda: done.count() >= count, 600, f"{count} turns did not all finish")

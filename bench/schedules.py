@@ -72,7 +72,7 @@ def _idle_cpu(stack, idle: float) -> dict[str, float]:
 def _add(owner, prefix: str, count: int, *, first: datetime, per_second: int = 1) -> list[int]:
     """Make `count` agents, each with a daily schedule of the owner's, the first due at
     `first` and then `per_second` a second; return the schedules' ids."""
-    from playground.models import Agent, Schedule
+    from playground.runs.models import Agent, Schedule
 
     agents = Agent.objects.bulk_create(
         Agent(slug=f"bench-{prefix}-{n}", name=f"Bench {n}", kind="bench-tick", owner=owner)
@@ -90,7 +90,7 @@ def _add(owner, prefix: str, count: int, *, first: datetime, per_second: int = 1
 
 def _delays(owner, prefix: str, count: int) -> list[float]:
     """Schedule `count` slots over the next minute; return each one's delay in seconds."""
-    from playground.models import Message, ScheduledRun
+    from playground.runs.models import Message, ScheduledRun
 
     # After every runner's next sweep, so each has read when the first one falls due.
     first = _now() + timedelta(seconds=settings.RECOVERY_SWEEP_SECONDS + 5)

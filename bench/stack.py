@@ -192,7 +192,7 @@ def refresh_planner_statistics() -> None:
     every web process's hourly refresh; PostgreSQL: autovacuum's ANALYZE, not yet run here)."""
     from django.db import connection
 
-    from playground import planner_statistics
+    from playground.server import planner_statistics
 
     if connection.vendor == "sqlite":
         planner_statistics.refresh()

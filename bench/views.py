@@ -21,8 +21,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from elicitation.models import Part
-from playground import server_loop
-from playground.models import Turn
+from playground.runs.models import Turn
+from playground.server import server_loop
 
 # answer_latency's floor in scale-out: the view notifies here with the commit, and a waiter
 # in another process (the bench's) LISTENs, as agent workers do for queued turns.

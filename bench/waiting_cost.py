@@ -126,7 +126,7 @@ async def _ask(person: Person, conversations: list[int], numbers: range, asked: 
 
 def _wait_until_all_wait(count: int) -> None:
     from elicitation.models import Part
-    from playground.models import Turn
+    from playground.runs.models import Turn
 
     unfinished = [Turn.Status.QUEUED, Turn.Status.RUNNING]
     wait_until(

@@ -35,7 +35,7 @@ async def measure(stack, conversations: int) -> dict:
 
 
 def _wait_for_done(count: int) -> None:
-    from playground.models import Turn
+    from playground.runs.models import Turn
 
     done = Turn.objects.filter(conversation__agent__slug="bench-slow", status=Turn.Status.DONE)
     wait_until(lambda: done.count() >= count, 300, f"{count} turns did not all finish")

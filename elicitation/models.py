@@ -100,7 +100,8 @@ class Part(models.Model):
     # the answer and the degraded reason. Kept with the part (save, settle_part), so a search
     # reads one column instead of casting three JSON columns to text for every part.
     search_text = models.TextField(blank=True, editable=False)
-    # Who the question is addressed to besides the conversation's owner (see inbox.routing):
+    # Who the question is addressed to besides the conversation's owner (see
+    # playground.inbox.routing):
     # `ask` as the agent named them, for display; the two relations, for queries.
     ask = models.JSONField(default=list, blank=True)
     assigned_users = models.ManyToManyField(

@@ -5,7 +5,7 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "playground.settings")
 
-from playground.http_handler import get_asgi_application
+from playground.server.http_handler import get_asgi_application
 
 django_asgi_app = get_asgi_application()
 
@@ -14,12 +14,12 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import path  # noqa: E402
 
-from inbox.consumers import InboxConsumer  # noqa: E402
-from playground import server_loop, startup  # noqa: E402
-from playground.closed_sockets import dropping_sends_on_closed_sockets  # noqa: E402
-from playground.consumers import ConversationConsumer  # noqa: E402
+from playground.chat.consumers import ConversationConsumer  # noqa: E402
+from playground.inbox.consumers import InboxConsumer  # noqa: E402
 from playground.mcp_server.mount import serving_mcp  # noqa: E402
-from playground.upload_limits import limit_answer_uploads  # noqa: E402
+from playground.server import server_loop, startup  # noqa: E402
+from playground.server.closed_sockets import dropping_sends_on_closed_sockets  # noqa: E402
+from playground.server.upload_limits import limit_answer_uploads  # noqa: E402
 
 # `manage.py serve` starts the embedded runner as soon as daphne's loop exists; under another
 # server it starts with the first connection.

@@ -59,39 +59,41 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "ninja",  # its API docs page and assets, served locally (no CDN)
-    "playground",
+    "playground.runs",
+    "playground.chat",
+    "playground.server",
     "elicitation",
-    "mcp_bridge",
-    "api",
-    "workbench",
-    "llm_agents",
-    "agui",
-    "connections",
-    "notify",
-    "inbox",
+    "playground.mcp_bridge",
+    "playground.api",
+    "playground.workbench",
+    "playground.llm_agents",
+    "playground.agui",
+    "playground.connections",
+    "playground.notify",
+    "playground.inbox",
     "playground.accounts",
     "playground.jobs",
     "playground.mcp_server",
 ]
 
 MIDDLEWARE = [
-    "playground.health.answer_probes",  # first: probes by IP, over HTTP (see the module)
-    "playground.database_deadline.per_request",  # a request's database time, all of it
+    "playground.server.health.answer_probes",  # first: probes by IP, over HTTP (see the module)
+    "playground.server.database_deadline.per_request",  # a request's database time, all of it
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
-    "playground.http_handler.serve_static",  # ServeStatic's, in either chain
+    "playground.server.http_handler.serve_static",  # ServeStatic's, in either chain
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     # Before the CSRF check reads the form: an unreadable htmx form is refused in place.
-    "playground.unreadable_requests.refuse_unreadable_htmx_posts",
+    "playground.server.unreadable_requests.refuse_unreadable_htmx_posts",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "playground.accounts.proxy.trusted_proxy_sign_in",  # only with PROXY_USER_HEADER
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "playground.preferences.viewer_zone",  # after htmx: it skips htmx requests
-    "playground.health.DatabaseUnavailableMiddleware",
+    "playground.chat.preferences.viewer_zone",  # after htmx: it skips htmx requests
+    "playground.server.health.DatabaseUnavailableMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -110,7 +112,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
-                "inbox.context_processors.inbox_count",
+                "playground.inbox.context_processors.inbox_count",
             ],
         },
     },
@@ -130,7 +132,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # network that loses every packet TCP gives up on data unacknowledged for 5 s, and
     # keepalives probe a connection waiting on a reply (libpq's settings). None of these
     # reaches a proxy that holds the connection open and silent: the web process cuts a
-    # request's database work at DATABASE_REQUEST_SECONDS (playground.database_deadline).
+    # request's database work at DATABASE_REQUEST_SECONDS (playground.server.database_deadline).
     postgres_options["connect_timeout"] = 5
     statement_timeout = int(envfloat("DATABASE_STATEMENT_TIMEOUT", 8) * 1000)
     postgres_options["options"] = " ".join(
@@ -154,7 +156,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 # A request's database time in a web process, in all (docs/operations.md).
 DATABASE_REQUEST_SECONDS = envfloat("DATABASE_REQUEST_SECONDS", 9)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # A file needs no pool: each thread keeps its connection (see playground.http_handler).
+    # A file needs no pool: each thread keeps its connection (see playground.server.http_handler).
     DATABASES["default"]["CONN_MAX_AGE"] = None
     # WAL and a busy timeout let the server and the agent runs write without "database is locked".
     DATABASES["default"]["OPTIONS"] = {
@@ -198,7 +200,7 @@ if REDIS_URL:
     }
 else:
     # In this process; a push costs the same however many tabs are open (see the module).
-    CHANNEL_LAYERS = {"default": {"BACKEND": "playground.memory_layer.LocalChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "playground.server.memory_layer.LocalChannelLayer"}}
 
 # The cache counts API calls per token for rate limiting: with REDIS_URL every process shares
 # one count, otherwise each process counts its own (fine for the one embedded process).
@@ -256,7 +258,7 @@ RUN_HEARTBEAT_SECONDS = envfloat("RUN_HEARTBEAT_SECONDS", 5)
 RUN_STALE_AFTER_SECONDS = envfloat("RUN_STALE_AFTER_SECONDS", 30)
 RECOVERY_SWEEP_SECONDS = envfloat("RECOVERY_SWEEP_SECONDS", 10)
 # A scheduled slot found later than this (no runner was up at its time) gets a catch-up run
-# that says so (playground/scheduler.py).
+# that says so (playground/schedules/scheduler.py).
 SCHEDULE_LATE_SECONDS = envfloat("SCHEDULE_LATE_SECONDS", 60)
 if RUN_STALE_AFTER_SECONDS < 3 * RUN_HEARTBEAT_SECONDS:
     raise ImproperlyConfigured("RUN_STALE_AFTER_SECONDS must be at least 3 heartbeats.")
@@ -436,7 +438,7 @@ LLM_TIMEOUT_SECONDS = envfloat("LLM_TIMEOUT_SECONDS", 60)
 # Retries (with backoff, honouring Retry-After) of a request answered 408/409/429/5xx.
 LLM_MAX_RETRIES = int(os.environ.get("LLM_MAX_RETRIES", "2"))
 
-# MCP servers the playground may connect to: a TOML file (see mcp_bridge/servers.py and
+# MCP servers the playground may connect to: a TOML file (see playground/mcp_bridge/servers.py and
 # docs/servers-files.md). Unset: no MCP servers.
 MCP_SERVERS_FILE = os.environ.get("MCP_SERVERS_FILE", "")
 
@@ -449,12 +451,12 @@ CONNECTIONS_KEYS = envlist("CONNECTIONS_KEY", "")
 CONNECTIONS_ALLOW_PRIVATE = envbool("CONNECTIONS_ALLOW_PRIVATE", False)
 
 # The newest this many messages of a conversation's wire (its Wire panel) are kept; older ones
-# are deleted as new ones are logged (see playground/wire.py).
+# are deleted as new ones are logged (see playground/runs/wire.py).
 WIRE_MESSAGES_KEPT = int(os.environ.get("WIRE_MESSAGES_KEPT", "1000"))
 
 # One more server for local use, a command line or an http(s) URL: `make run MCP="..."`.
 MCP_COMMAND = os.environ.get("MCP_COMMAND", "")
-# AG-UI agents the playground may run: a TOML file (see agui/agents_file.py and
+# AG-UI agents the playground may run: a TOML file (see playground/agui/agents_file.py and
 # docs/agui.md). Unset: none. A run fails, saying which, past these limits.
 AGUI_AGENTS_FILE = os.environ.get("AGUI_AGENTS_FILE", "")
 AGUI_MAX_EVENT_BYTES = int(os.environ.get("AGUI_MAX_EVENT_BYTES", str(1024 * 1024)))

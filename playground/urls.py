@@ -4,7 +4,8 @@ from django.urls import include, path
 from django.utils.functional import lazy
 from django.views.generic import RedirectView
 
-from playground import preferences, schedule_views, views
+from playground.chat import preferences, views
+from playground.schedules import schedule_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -27,12 +28,12 @@ urlpatterns = [
     path("settings/time-zone", preferences.detected_zone, name="detected_zone"),
     path("", include("elicitation.urls")),
     path("", include("playground.onboarding.urls")),
-    path("", include("api.urls")),
-    path("", include("workbench.urls")),
-    path("", include("llm_agents.urls")),
-    path("", include("connections.urls")),
-    path("", include("notify.urls")),
-    path("", include("inbox.urls")),
+    path("", include("playground.api.urls")),
+    path("", include("playground.workbench.urls")),
+    path("", include("playground.llm_agents.urls")),
+    path("", include("playground.connections.urls")),
+    path("", include("playground.notify.urls")),
+    path("", include("playground.inbox.urls")),
     path("", include("playground.accounts.urls")),
     path("", include("playground.docs.urls")),
     path("admin/", admin.site.urls),

@@ -4,10 +4,10 @@ import pytest
 from asgiref import sync
 from django.contrib.auth.models import User
 
-from mcp_bridge.connection import forget_learned_protocols
-from playground.models import Agent, Conversation
-from tests import runtime_agents  # noqa: F401  (registers the test agents)
-from tests.connections_support import demo  # noqa: F401  (the vault with a `demo` service)
+from playground.mcp_bridge.connection import forget_learned_protocols
+from playground.runs.models import Agent, Conversation
+from tests.support import runtime_agents  # noqa: F401  (registers the test agents)
+from tests.support.connections_support import demo  # noqa: F401  (the vault with a `demo` service)
 
 
 @pytest.fixture(autouse=True)

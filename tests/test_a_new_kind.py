@@ -7,9 +7,9 @@ from django.conf import settings as django_settings
 from elicitation import contract
 from elicitation.kinds import KINDS, Answer, InteractionKind, Refusal, register
 from elicitation.models import Part
-from playground.agents import agent
-from tests.live_server import BASE_DIR
-from tests.runtime_helpers import answer, pending, said, send, start
+from playground.runs.agents import agent
+from tests.support.live_server import BASE_DIR
+from tests.support.runtime_helpers import answer, pending, said, send, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

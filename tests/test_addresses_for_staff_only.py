@@ -7,11 +7,11 @@ import html
 import pytest
 from django.test import Client
 
-from playground.models import Message, Turn
-from tests import agui_support, mcp_support
-from tests.admin_support import make_staff
-from tests.live_server import free_port
-from tests.runtime_helpers import send
+from playground.runs.models import Message, Turn
+from tests.support import agui_support, mcp_support
+from tests.support.admin_support import make_staff
+from tests.support.live_server import free_port
+from tests.support.runtime_helpers import send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -3,8 +3,8 @@
 import pytest
 
 from elicitation.models import Part
-from playground.models import Message, Turn
-from tests.admin_support import answer_then_next, ask, chat_client, make_person, make_staff
+from playground.runs.models import Message, Turn
+from tests.support.admin_support import answer_then_next, ask, chat_client, make_person, make_staff
 
 PARTS = "/admin/elicitation/part/"
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from elicitation import contract
 from elicitation.models import Part
-from tests.admin_support import chat_client, make_person, make_staff, make_turn, new_part
+from tests.support.admin_support import chat_client, make_person, make_staff, make_turn, new_part
 
 PAGES = [
     "/admin/elicitation/part/",

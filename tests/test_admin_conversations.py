@@ -8,8 +8,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from playground.models import Turn
-from tests.admin_support import (
+from playground.runs.models import Turn
+from tests.support.admin_support import (
     ask,
     chat_client,
     frames,

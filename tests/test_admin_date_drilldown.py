@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from tests.admin_support import chat_client, make_part, make_person, make_staff, make_turn
+from tests.support.admin_support import chat_client, make_part, make_person, make_staff, make_turn
 
 PARTS = "/admin/elicitation/part/"
 

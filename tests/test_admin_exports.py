@@ -12,8 +12,8 @@ from django.db.models.signals import post_init
 from django.test.utils import CaptureQueriesContext
 
 from elicitation.models import Part
-from playground.models import Agent, Conversation
-from tests.admin_support import chat_client, make_person, make_staff, seed_review_data
+from playground.runs.models import Agent, Conversation
+from tests.support.admin_support import chat_client, make_person, make_staff, seed_review_data
 
 PARTS = "/admin/elicitation/part/"
 pytestmark = pytest.mark.django_db(transaction=True)

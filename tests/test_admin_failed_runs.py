@@ -2,8 +2,8 @@
 
 import pytest
 
-from playground.models import Turn
-from tests.admin_support import chat_client, make_person, make_staff, make_turn
+from playground.runs.models import Turn
+from tests.support.admin_support import chat_client, make_person, make_staff, make_turn
 
 TURNS = "/admin/playground/turn/"
 

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from elicitation.models import Part
-from tests.admin_support import chat_client, make_part, make_person, make_staff, make_turn
+from tests.support.admin_support import chat_client, make_part, make_person, make_staff, make_turn
 
 OVERVIEW = "/admin/elicitation/part/overview/"
 DAY = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.admin_support import (
+from tests.support.admin_support import (
     chat_client,
     describe_in_wizard,
     frames,

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from elicitation import contract
 from elicitation.models import Part
-from tests.admin_support import (
+from tests.support.admin_support import (
     chat_client,
     make_part,
     make_person,

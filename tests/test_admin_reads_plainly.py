@@ -7,8 +7,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from playground.models import Agent, Conversation, Schedule, ScheduledRun, Turn
-from tests.admin_support import chat_client, make_person, make_staff, make_turn
+from playground.runs.models import Agent, Conversation, Schedule, ScheduledRun, Turn
+from tests.support.admin_support import chat_client, make_person, make_staff, make_turn
 
 MOMENT = datetime(2026, 12, 2, 21, 0, tzinfo=UTC)
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 from elicitation import contract
 from elicitation.models import Part
 from elicitation.settle import settle_part
-from tests.admin_support import (
+from tests.support.admin_support import (
     SECRET_PAYLOAD,
     chat_client,
     make_part,

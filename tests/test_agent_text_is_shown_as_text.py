@@ -1,7 +1,7 @@
 """Whatever HTML an agent puts in its text, titles, descriptions or labels is shown as text."""
 
 from elicitation.models import Part
-from playground.models import Message, Turn
+from playground.runs.models import Message, Turn
 from tests.conftest import make_conversation, make_question
 
 EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>'

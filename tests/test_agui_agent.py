@@ -7,9 +7,9 @@ from ag_ui.core import RunAgentInput
 
 from elicitation import frontend_tools
 from elicitation.models import Part
-from playground.models import Step, Turn
-from tests.agui_support import PYDANTIC_SERVER, AguiServer, agents_file, chat_with
-from tests.runtime_helpers import answer, pending, said, send
+from playground.runs.models import Step, Turn
+from tests.support.agui_support import PYDANTIC_SERVER, AguiServer, agents_file, chat_with
+from tests.support.runtime_helpers import answer, pending, said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

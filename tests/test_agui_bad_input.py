@@ -6,10 +6,10 @@ import html
 import pytest
 
 from elicitation.models import Part
-from playground.models import Message, Step, Turn
-from tests.agui_support import BROKEN_SERVER, agents_file, chat_with, serving
-from tests.live_server import free_port
-from tests.runtime_helpers import said, send
+from playground.runs.models import Message, Step, Turn
+from tests.support.agui_support import BROKEN_SERVER, agents_file, chat_with, serving
+from tests.support.live_server import free_port
+from tests.support.runtime_helpers import said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

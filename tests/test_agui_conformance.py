@@ -8,10 +8,10 @@ import asyncio
 import pytest
 from ag_ui_validate.pytest_plugin import validate_agui
 
-from agui import protocol
-from agui.agents_file import AguiAgentConfig
-from agui.client import run_once
-from tests.agui_support import BROKEN_SERVER, PYDANTIC_SERVER, AguiServer
+from playground.agui import protocol
+from playground.agui.agents_file import AguiAgentConfig
+from playground.agui.client import run_once
+from tests.support.agui_support import BROKEN_SERVER, PYDANTIC_SERVER, AguiServer
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,6 @@
 """An AG-UI agent with `connection = "<service>"` runs with each person's own credential, found or
-asked for as an MCP server's is (`connections.required`): a person with none is asked first and
+asked for as an MCP server's is (`playground.connections.required`): a person with none is asked
+first and
 the agent then gets their header; one who declines is told the agent was not run; one whose
 OAuth grant the provider no longer renews is asked again."""
 
@@ -9,12 +10,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from connections.models import Connection
 from elicitation.models import Part
-from tests import oauth_support
-from tests.agui_support import BROKEN_SERVER, agents_file, chat_with, serving
-from tests.connections_support import new_key, services_file
-from tests.runtime_helpers import pending, said, send
+from playground.connections.models import Connection
+from tests.support import oauth_support
+from tests.support.agui_support import BROKEN_SERVER, agents_file, chat_with, serving
+from tests.support.connections_support import new_key, services_file
+from tests.support.runtime_helpers import pending, said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -4,9 +4,9 @@ is a form, and the answer resumes the graph (the next run's `resume` entry)."""
 import pytest
 from ag_ui.core import RunAgentInput
 
-from playground.models import Turn
-from tests.agui_support import LANGGRAPH_SERVER, AguiServer, agents_file, chat_with
-from tests.runtime_helpers import answer, pending, said, send
+from playground.runs.models import Turn
+from tests.support.agui_support import LANGGRAPH_SERVER, AguiServer, agents_file, chat_with
+from tests.support.runtime_helpers import answer, pending, said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

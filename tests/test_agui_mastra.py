@@ -14,13 +14,13 @@ import pytest
 from django.test import Client
 
 from elicitation.models import Part
-from playground.models import Step, Turn
-from tests.agui_support import agents_file, chat_with
-from tests.fake_openai import FakeOpenAI, text, tool_calls
-from tests.live_server import LiveClient, wait_for
-from tests.mastra_support import MastraServer
-from tests.restart_support import USERS, chat_until_asked, one, serving
-from tests.runtime_helpers import answer, open_tab, pending, said, send
+from playground.runs.models import Step, Turn
+from tests.support.agui_support import agents_file, chat_with
+from tests.support.fake_openai import FakeOpenAI, text, tool_calls
+from tests.support.live_server import LiveClient, wait_for
+from tests.support.mastra_support import MastraServer
+from tests.support.restart_support import USERS, chat_until_asked, one, serving
+from tests.support.runtime_helpers import answer, open_tab, pending, said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from tests.agui_support import PYDANTIC_SERVER, AguiServer, agents_file
-from tests.live_server import LiveClient, wait_for
-from tests.restart_support import USERS, chat_until_asked, one, serving
+from tests.support.agui_support import PYDANTIC_SERVER, AguiServer, agents_file
+from tests.support.live_server import LiveClient, wait_for
+from tests.support.restart_support import USERS, chat_until_asked, one, serving
 
 
 @pytest.fixture

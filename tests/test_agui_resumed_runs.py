@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from agui.protocol import BadStream, RunReader
+from playground.agui.protocol import BadStream, RunReader
 
 RESUMED_RUN = [  # @ag-ui/mastra 1.1.2 and @mastra/core 1.71.0, resuming book_hotel
     {"type": "RUN_STARTED", "threadId": "1", "runId": "7-1"},

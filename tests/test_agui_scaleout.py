@@ -7,8 +7,8 @@ import json
 import psycopg
 import pytest
 
-from tests.agui_support import BROKEN_SERVER, AguiServer, agents_file
-from tests.live_server import LiveServer, wait_for
+from tests.support.agui_support import BROKEN_SERVER, AguiServer, agents_file
+from tests.support.live_server import LiveServer, wait_for
 from tests.test_scaleout import (
     Person,
     PostgresDatabase,

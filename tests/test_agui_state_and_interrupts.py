@@ -11,10 +11,10 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from elicitation.models import Part
-from playground.models import Agent, Step, Turn
-from tests.agui_support import BROKEN_SERVER, agents_file, chat_with, serving
-from tests.live_server import free_port
-from tests.runtime_helpers import answer, open_tab, pending, said, send
+from playground.runs.models import Agent, Step, Turn
+from tests.support.agui_support import BROKEN_SERVER, agents_file, chat_with, serving
+from tests.support.live_server import free_port
+from tests.support.runtime_helpers import answer, open_tab, pending, said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

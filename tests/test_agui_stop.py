@@ -6,11 +6,11 @@ import threading
 import pytest
 from asgiref.sync import async_to_sync
 
-from playground.models import Turn
-from playground.tasks import execute_turn
-from tests.agui_support import BROKEN_SERVER, AguiServer, agents_file, chat_with
-from tests.live_server import wait_for
-from tests.runtime_helpers import said
+from playground.runs.models import Turn
+from playground.runs.tasks import execute_turn
+from tests.support.agui_support import BROKEN_SERVER, AguiServer, agents_file, chat_with
+from tests.support.live_server import wait_for
+from tests.support.runtime_helpers import said
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -9,10 +9,10 @@ import json
 import pytest
 from django.core.management import call_command
 
-from playground.models import Conversation, Turn, WireMessage
-from tests.agui_support import BROKEN_SERVER, agents_file, chat_with, serving
-from tests.live_server import wait_for
-from tests.runtime_helpers import said, send
+from playground.runs.models import Conversation, Turn, WireMessage
+from tests.support.agui_support import BROKEN_SERVER, agents_file, chat_with, serving
+from tests.support.live_server import wait_for
+from tests.support.runtime_helpers import said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

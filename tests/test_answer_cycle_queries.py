@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.runtime_helpers import answer, send, start
+from tests.support.runtime_helpers import answer, send, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

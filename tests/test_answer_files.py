@@ -17,10 +17,10 @@ from PIL import Image
 from elicitation import uploads
 from elicitation.models import AnswerFile, Part
 from elicitation.uploads import remove_unsent
-from playground.models import Turn
-from playground.runtime import build_part
-from tests.api_support import ApiClient
-from tests.runtime_helpers import pending, said, send, start
+from playground.runs.models import Turn
+from playground.runs.runtime import build_part
+from tests.support.api_support import ApiClient
+from tests.support.runtime_helpers import pending, said, send, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 LOG = b"ERROR deploy failed at step 3\nstack trace follows\n"

@@ -17,9 +17,9 @@ from moto.server import ThreadedMotoServer
 from elicitation.models import AnswerFile
 from elicitation.uploads import remove_unsent
 from playground.settings import answer_files_storage
-from tests.api_support import ApiClient
-from tests.live_server import LiveServer, free_port
-from tests.runtime_helpers import said
+from tests.support.api_support import ApiClient
+from tests.support.live_server import LiveServer, free_port
+from tests.support.runtime_helpers import said
 from tests.test_answer_files import LOG, asked, downloaded, png, post, upload
 from tests.test_scaleout import (
     USERNAME,
@@ -219,7 +219,8 @@ def test_scale_out_an_upload_to_one_server_is_downloaded_from_the_other(
             "--no-imports",
             "-c",
             (
-                "from django.contrib.auth.models import User; from api.tokens import create_token; "
+                "from django.contrib.auth.models import User; "
+                "from playground.api.tokens import create_token; "
                 f"print(create_token(User.objects.get(username={USERNAME!r}), 'bot')[1])"
             ),
         ).strip()

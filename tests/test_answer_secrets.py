@@ -7,9 +7,9 @@ from django.apps import apps
 from django.core import serializers
 
 from elicitation.models import Part
-from playground.models import Turn
+from playground.runs.models import Turn
 from tests.conftest import make_question
-from tests.runtime_helpers import pending, said, send, start
+from tests.support.runtime_helpers import pending, said, send, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

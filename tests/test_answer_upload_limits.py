@@ -1,5 +1,6 @@
 """An answer whose files are larger than its question could take is refused as it arrives, at
-the ASGI layer in front of Django (playground/upload_limits.py): by its Content-Length before a
+the ASGI layer in front of Django (playground/server/upload_limits.py): by its Content-Length
+before a
 byte of it is read, or, sent without a length, once its bytes pass the limit while the client
 is still sending. The refusal says why, beside the form. One within the limit goes on."""
 
@@ -11,10 +12,10 @@ from asgiref.testing import ApplicationCommunicator
 
 from elicitation import uploads
 from elicitation.contract import size_text
-from playground.http_handler import get_asgi_application
-from playground.upload_limits import TOO_LARGE, limit_answer_uploads
-from tests.asgi_helpers import http_scope
-from tests.runtime_helpers import pending, send, start
+from playground.server.http_handler import get_asgi_application
+from playground.server.upload_limits import TOO_LARGE, limit_answer_uploads
+from tests.support.asgi_helpers import http_scope
+from tests.support.runtime_helpers import pending, send, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -5,8 +5,8 @@ from django.contrib.auth.models import Group, User
 from django.test import Client
 
 from elicitation.models import Part
-from tests.api_support import ASK, ApiClient
-from tests.runtime_helpers import answer
+from tests.support.api_support import ASK, ApiClient
+from tests.support.runtime_helpers import answer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

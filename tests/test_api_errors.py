@@ -10,11 +10,11 @@ from django.db.backends.utils import CursorWrapper
 from django.test import Client
 from django.utils import timezone
 
-from api.models import IdempotencyKey
-from api.tokens import revoke
 from elicitation.models import Part
-from playground.models import Conversation, Turn
-from tests.api_support import ASK, ApiClient
+from playground.api.models import IdempotencyKey
+from playground.api.tokens import revoke
+from playground.runs.models import Conversation, Turn
+from tests.support.api_support import ASK, ApiClient
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

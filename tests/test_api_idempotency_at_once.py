@@ -6,8 +6,8 @@ import asyncio
 import httpx
 import pytest
 
-from tests.api_support import ASK
-from tests.live_server import LiveServer
+from tests.support.api_support import ASK
+from tests.support.live_server import LiveServer
 from tests.test_api_long_poll import api_client, make_key
 from tests.test_scaleout import PostgresDatabase, require_services, scaleout_env
 

@@ -7,8 +7,8 @@ import httpx
 import psutil
 import pytest
 
-from tests.api_support import ASK
-from tests.live_server import LiveClient, LiveServer, wait_for
+from tests.support.api_support import ASK
+from tests.support.live_server import LiveClient, LiveServer, wait_for
 
 PASSWORD = "alice-password-1"
 
@@ -25,7 +25,7 @@ def server(tmp_path_factory):
 def make_key(server: LiveServer, username: str = "alice") -> str:
     script = (
         "from django.contrib.auth.models import User\n"
-        "from api.tokens import create_token\n"
+        "from playground.api.tokens import create_token\n"
         f"print(create_token(User.objects.get(username={username!r}), 'poller')[1])\n"
     )
     return server.manage("shell", "-v0", "-c", script).strip()

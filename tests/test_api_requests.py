@@ -7,12 +7,12 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.test import Client
 
-from api.external import KIND
 from elicitation.models import Part
-from playground.models import Conversation, Message, Turn
-from playground.push import group_for
-from tests.api_support import ASK, ApiClient
-from tests.runtime_helpers import answer
+from playground.api.external import KIND
+from playground.chat.push import group_for
+from playground.runs.models import Conversation, Message, Turn
+from tests.support.api_support import ASK, ApiClient
+from tests.support.runtime_helpers import answer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -6,8 +6,8 @@ import schemathesis
 from django.core.wsgi import get_wsgi_application
 from hypothesis import HealthCheck, settings
 
-from api.tokens import create_token
-from tests.api_support import ASK, ApiClient
+from playground.api.tokens import create_token
+from tests.support.api_support import ASK, ApiClient
 
 schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", get_wsgi_application())
 

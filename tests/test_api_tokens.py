@@ -10,8 +10,8 @@ from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.test import Client
 
-from api.models import ApiToken
-from api.tokens import create_token, hash_key
+from playground.api.models import ApiToken
+from playground.api.tokens import create_token, hash_key
 
 SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
 

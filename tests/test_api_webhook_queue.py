@@ -7,11 +7,11 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from api.models import DeliveryAttempt, WebhookDelivery
-from api.webhooks import LEASE_SECONDS, claim_due, record_attempt
 from elicitation.models import Part
-from tests.api_support import ASK, ApiClient
-from tests.runtime_helpers import answer
+from playground.api.models import DeliveryAttempt, WebhookDelivery
+from playground.api.webhooks import LEASE_SECONDS, claim_due, record_attempt
+from tests.support.api_support import ASK, ApiClient
+from tests.support.runtime_helpers import answer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from api.webhooks import signature
-from tests.api_support import ASK
-from tests.live_server import LiveClient, LiveServer, wait_for
+from playground.api.webhooks import signature
+from tests.support.api_support import ASK
+from tests.support.live_server import LiveClient, LiveServer, wait_for
 from tests.test_scaleout import (
     PostgresDatabase,
     Worker,
@@ -116,7 +116,7 @@ def ask_and_answer(url: str, *servers: LiveServer, count: int = 1) -> tuple[str,
     questions' ids."""
     script = (
         "from django.contrib.auth.models import User\n"
-        "from api.tokens import create_token, signing_secret\n"
+        "from playground.api.tokens import create_token, signing_secret\n"
         f"token, key = create_token(User.objects.get(username='alice'), 'hook', {url!r})\n"
         "print(key, signing_secret(token))\n"
     )

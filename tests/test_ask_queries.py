@@ -7,11 +7,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from api import external
 from elicitation.models import Part
-from playground.models import Conversation
-from tests.api_support import ASK, ApiClient
-from tests.runtime_helpers import send, start
+from playground.api import external
+from playground.runs.models import Conversation
+from tests.support.api_support import ASK, ApiClient
+from tests.support.runtime_helpers import send, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -20,12 +20,12 @@ from websockets.client import ClientProtocol
 from websockets.sync.client import connect
 from websockets.uri import parse_uri
 
-from tests.live_server import LiveClient, LiveServer, wait_for
+from tests.support.live_server import LiveClient, LiveServer, wait_for
 
 USERS = {"alice": "alice-password-1"}
 MAKE_TOKEN = """
 from django.contrib.auth.models import User
-from api.tokens import create_token
+from playground.api.tokens import create_token
 print(create_token(User.objects.get(username="alice"), "closing tabs")[1])
 """
 

@@ -7,10 +7,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from connections.models import Connection
 from elicitation.exports import export_csv, export_jsonl
 from elicitation.models import Part
-from tests.connections_support import (
+from playground.connections.models import Connection
+from tests.support.connections_support import (
     GOOD_TOKEN,
     WRONG_TOKEN,
     capture_logs,
@@ -18,7 +18,7 @@ from tests.connections_support import (
     everything_stored,
     raw_database,
 )
-from tests.runtime_helpers import answer, pending, said, send, start
+from tests.support.runtime_helpers import answer, pending, said, send, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from connections.services import ServicesFileError, load
+from playground.connections.services import ServicesFileError, load
 
 GOOD = """
 [services.demo]

@@ -15,9 +15,9 @@ from django.db import connection as db_connection
 from django.test import Client
 from django.utils import timezone
 
-from connections.models import Connection, OAuthAuthorization, OAuthRegistration, use
 from elicitation.models import Part
-from tests.connections_support import (
+from playground.connections.models import Connection, OAuthAuthorization, OAuthRegistration, use
+from tests.support.connections_support import (
     LocalServer,
     QuietHandler,
     capture_logs,
@@ -25,8 +25,8 @@ from tests.connections_support import (
     new_key,
     raw_database,
 )
-from tests.mcp_support import chat_with, http_servers_file
-from tests.oauth_support import (
+from tests.support.mcp_support import chat_with, http_servers_file
+from tests.support.oauth_support import (
     CLIENT_SECRET,
     OAuthTestServer,
     callback_path,
@@ -34,7 +34,7 @@ from tests.oauth_support import (
     services_file,
     sign_in_at_provider,
 )
-from tests.runtime_helpers import pending, said, send
+from tests.support.runtime_helpers import pending, said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -7,12 +7,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from connections.models import Connection
-from tests.connections_support import (
-    GOOD_TOKEN,
-    WRONG_TOKEN,
-    everything_stored,
-)
+from playground.connections.models import Connection
+from tests.support.connections_support import GOOD_TOKEN, WRONG_TOKEN, everything_stored
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,9 +8,9 @@ import sys
 import psycopg
 import pytest
 
-from tests.connections_support import new_key
-from tests.live_server import BASE_DIR, LiveClient, LiveServer
-from tests.oauth_support import CLIENT_SECRET, OAuthTestServer, services_file
+from tests.support.connections_support import new_key
+from tests.support.live_server import BASE_DIR, LiveClient, LiveServer
+from tests.support.oauth_support import CLIENT_SECRET, OAuthTestServer, services_file
 from tests.test_scaleout import PostgresDatabase, require_services, scaleout_env
 
 PASSWORD = "alice-password-1"
@@ -18,7 +18,7 @@ PASSWORD = "alice-password-1"
 USE = """
 import hashlib, os, sys
 from django.contrib.auth.models import User
-from connections.models import use
+from playground.connections.models import use
 alice = User.objects.get(username="alice")
 print("ready", flush=True)
 sys.stdin.readline()

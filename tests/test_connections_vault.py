@@ -6,9 +6,9 @@ import io
 import pytest
 from django.core.management import call_command
 
-from connections import vault
-from connections.models import Connection, ConnectionGoneError, use
-from tests.connections_support import new_key, raw_database, services_file
+from playground.connections import vault
+from playground.connections.models import Connection, ConnectionGoneError, use
+from tests.support.connections_support import new_key, raw_database, services_file
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

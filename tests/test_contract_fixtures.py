@@ -4,9 +4,9 @@ import pytest
 
 from elicitation import contract
 from elicitation.contract import Degraded, ElicitationRequest, parse_request
-from tests.golden import GOLDEN as FIXTURES
-from tests.golden import golden_files as fixture_files
-from tests.golden import load, reference_examples
+from tests.support.golden import GOLDEN as FIXTURES
+from tests.support.golden import golden_files as fixture_files
+from tests.support.golden import load, reference_examples
 
 # The real payloads from public agents and the MCP specs (the shared reference payloads
 # when this was written), each kept here as a golden request file with its source.

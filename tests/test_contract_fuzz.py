@@ -18,7 +18,7 @@ from elicitation.contract import (
     validate_form,
 )
 from elicitation.secrets import redact_secrets
-from tests.golden import GOLDEN
+from tests.support.golden import GOLDEN
 
 FIXTURES = GOLDEN
 BASES = [

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from elicitation import contract
 from elicitation.models import Part
-from playground.models import Message, Step, Turn
+from playground.runs.models import Message, Step, Turn
 from tests.conftest import make_conversation
 
 SCHEMA = {

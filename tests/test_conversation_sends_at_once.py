@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 
-from playground.models import Agent, Conversation
+from playground.runs.models import Agent, Conversation
 
 pytestmark = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="needs PostgreSQL: SQLite's sends take turns"

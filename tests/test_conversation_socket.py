@@ -10,14 +10,14 @@ from django.test import Client
 from elicitation import contract
 from elicitation.models import Part
 from elicitation.settle import settle_part
-from playground import tasks
 from playground.asgi import application
-from playground.models import Message, Turn
-from playground.push import push_html
-from playground.tasks import execute_turn
-from tests import runtime_agents
+from playground.chat.push import push_html
+from playground.runs import tasks
+from playground.runs.models import Message, Turn
+from playground.runs.tasks import execute_turn
 from tests.conftest import make_conversation, make_question
-from tests.runtime_helpers import start
+from tests.support import runtime_agents
+from tests.support.runtime_helpers import start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

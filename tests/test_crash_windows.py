@@ -9,9 +9,9 @@ import pytest
 from django.test import Client
 
 from elicitation.models import Part
-from playground.models import Turn
-from tests.live_server import FAST_RECOVERY, LiveClient, LiveServer, wait_for
-from tests.runtime_helpers import answer, pending, send, start
+from playground.runs.models import Turn
+from tests.support.live_server import FAST_RECOVERY, LiveClient, LiveServer, wait_for
+from tests.support.runtime_helpers import answer, pending, send, start
 
 USERS = {"alice": "alice-password-1"}
 
@@ -39,7 +39,7 @@ def server(tmp_path_factory):
     server = LiveServer(
         tmp_path_factory.mktemp("crash"),
         env={
-            "AGENT_MODULES": "tests.runtime_agents",
+            "AGENT_MODULES": "tests.support.runtime_agents",
             **FAST_RECOVERY,
         },
     )

@@ -6,8 +6,8 @@ import json
 import pytest
 from django.db import OperationalError, connection
 
-from playground.models import Agent, Conversation
-from tests.admin_support import chat_client, make_person
+from playground.runs.models import Agent, Conversation
+from tests.support.admin_support import chat_client, make_person
 
 
 def lost_database(execute, sql, params, many, context):

@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import psutil
 
-from tests.live_server import BASE_DIR, free_port, wait_for
+from tests.support.live_server import BASE_DIR, free_port, wait_for
 from tests.test_scaleout import REDIS_URL, PostgresDatabase, clear_redis_prefix, require_services
 
 PROCFILE = dict(

@@ -15,11 +15,11 @@ import pytest
 from django.urls import reverse
 from markdown_it import MarkdownIt
 
-from agui.agents_file import AguiAgentConfig
-from connections.services import OAUTH_KEYS
-from mcp_bridge.servers import ServerConfig
-from playground import agents
+from playground.agui.agents_file import AguiAgentConfig
+from playground.connections.services import OAUTH_KEYS
 from playground.docs import pages
+from playground.mcp_bridge.servers import ServerConfig
+from playground.runs import agents
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from playground import agents
+from playground.runs import agents
 from tests.runtime_helpers import answer, pending, said, send, start
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -3,7 +3,7 @@ chat's pages and the admin's link it, so no page asks for a file that is not the
 
 import pytest
 
-from tests.admin_support import chat_client, make_person, make_staff
+from tests.support.admin_support import chat_client, make_person, make_staff
 
 ICON = '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
 

@@ -5,10 +5,10 @@ import re
 import pytest
 
 from elicitation.models import Part
-from playground.agents import REGISTRY
-from playground.models import Conversation
+from playground.runs.agents import REGISTRY
+from playground.runs.models import Conversation
 from tests.conftest import make_conversation
-from tests.runtime_helpers import answer, pending, said
+from tests.support.runtime_helpers import answer, pending, said
 
 # Agent runs happen on commit.
 pytestmark = pytest.mark.django_db(transaction=True)

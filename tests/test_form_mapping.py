@@ -10,8 +10,8 @@ from elicitation.contract import ElicitationRequest, parse_request
 from elicitation.models import Part, PersonZone
 from elicitation.rendering import render_part_html
 from elicitation.widgets import AnswerRow, answer_rows, build_widgets
-from playground.models import Agent, Conversation
-from tests.golden import reference_examples
+from playground.runs.models import Agent, Conversation
+from tests.support.golden import reference_examples
 
 EXAMPLES = reference_examples()
 UTC = ZoneInfo("UTC")

@@ -1,4 +1,5 @@
-"""How the server hands a request to Django (playground/http_handler.py): a sync view's request
+"""How the server hands a request to Django (playground/server/http_handler.py): a sync view's
+request
 runs its middleware in one hop to its thread, static files and the probes are served with no
 thread at all, and both still reach the person as before."""
 
@@ -7,8 +8,8 @@ from asgiref.sync import async_to_sync
 from asgiref.testing import ApplicationCommunicator
 from django.db.backends.signals import connection_created
 
-from playground.http_handler import get_asgi_application
-from tests.asgi_helpers import http_scope
+from playground.server.http_handler import get_asgi_application
+from tests.support.asgi_helpers import http_scope
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

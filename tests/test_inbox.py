@@ -10,7 +10,7 @@ from django.test import Client
 
 from elicitation.models import Part
 from playground.asgi import application
-from tests.runtime_helpers import answer, pending, send, start
+from tests.support.runtime_helpers import answer, pending, send, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,9 +8,9 @@ from django.contrib.auth.models import Group, User
 from django.db import connection
 
 from elicitation.models import Part
-from inbox.queries import waiting_for
-from playground import planner_statistics
-from playground.models import Agent, Conversation, Turn
+from playground.inbox.queries import waiting_for
+from playground.runs.models import Agent, Conversation, Turn
+from playground.server import planner_statistics
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

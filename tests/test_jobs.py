@@ -12,15 +12,15 @@ import pytest
 from django.utils import timezone
 
 from playground.jobs.claim import claim
-from playground.models import Turn
-from tests.live_server import BASE_DIR, wait_for
-from tests.runtime_helpers import start
+from playground.runs.models import Turn
+from tests.support.live_server import BASE_DIR, wait_for
+from tests.support.runtime_helpers import start
 from tests.test_scaleout import REDIS_URL, PostgresDatabase, require_services
 
 SEED = """
 from django.contrib.auth.models import User
-from playground.models import Turn
-from tests.runtime_helpers import start
+from playground.runs.models import Turn
+from tests.support.runtime_helpers import start
 owner = User.objects.create_user("owner")
 Turn.objects.bulk_create(
     Turn(conversation=start(owner, "schema-tester"), index=0, text=str(n)) for n in range({n})
@@ -29,7 +29,7 @@ Turn.objects.bulk_create(
 CLAIMER = """
 import os, time
 from playground.jobs.claim import claim
-from playground.models import Turn
+from playground.runs.models import Turn
 print("ready", flush=True)
 while os.environ.get("GO") and not os.path.exists(os.environ["GO"]):
     time.sleep(0.01)
@@ -46,7 +46,7 @@ HOLDER = """
 import time
 from django.db import transaction
 from playground.jobs.claim import lock_due
-from playground.models import Turn
+from playground.runs.models import Turn
 with transaction.atomic():
     queued = Turn.objects.filter(status="queued")
     ids = lock_due(queued, order_by=("pk",), limit=10)

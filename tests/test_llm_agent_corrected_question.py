@@ -4,8 +4,8 @@ way it can: on the page, and in every open tab at the moment the corrected quest
 import pytest
 
 from elicitation.models import Part
-from tests.llm_support import call, logged_in, scripted  # noqa: F401
-from tests.runtime_helpers import open_tab, pending, send, start
+from tests.support.llm_support import call, logged_in, scripted  # noqa: F401
+from tests.support.runtime_helpers import open_tab, pending, send, start
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]
 

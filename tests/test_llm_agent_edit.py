@@ -3,12 +3,12 @@ reach the model from the next message; nobody else can open the page."""
 
 import pytest
 
-from playground.models import Agent, Conversation
-from tests.admin_support import make_person
-from tests.fake_openai import MODEL, FakeOpenAI, text
-from tests.llm_support import logged_in  # noqa: F401  (also registers the "test-files" toolset)
-from tests.mcp_support import stdio_servers_file
-from tests.runtime_helpers import said, send
+from playground.runs.models import Agent, Conversation
+from tests.support.admin_support import make_person
+from tests.support.fake_openai import MODEL, FakeOpenAI, text
+from tests.support.llm_support import logged_in  # noqa: F401  (also registers the "test-files" toolset)
+from tests.support.mcp_support import stdio_servers_file
+from tests.support.runtime_helpers import said, send
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]
 

@@ -9,14 +9,15 @@ from asgiref.sync import sync_to_async
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
 
 from elicitation.models import Part
-from llm_agents import recording
-from llm_agents.turns import run_llm_turn
-from playground import live_text, tasks
-from playground.agents import agent
-from playground.live_text import TurnStopped
-from playground.models import Step, Turn
-from tests.llm_support import logged_in  # noqa: F401
-from tests.runtime_helpers import open_tab, said, send, start
+from playground.chat import live_text
+from playground.chat.live_text import TurnStopped
+from playground.llm_agents import recording
+from playground.llm_agents.turns import run_llm_turn
+from playground.runs import tasks
+from playground.runs.agents import agent
+from playground.runs.models import Step, Turn
+from tests.support.llm_support import logged_in  # noqa: F401
+from tests.support.runtime_helpers import open_tab, said, send, start
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]
 

@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from llm_agents.attached_images import KEPT_NOTE
-from playground.models import Conversation, Step
-from tests.fake_openai import MODEL, FakeOpenAI, text, tool_calls
-from tests.llm_support import logged_in  # noqa: F401
-from tests.runtime_helpers import pending, said, send
+from playground.llm_agents.attached_images import KEPT_NOTE
+from playground.runs.models import Conversation, Step
+from tests.support.fake_openai import MODEL, FakeOpenAI, text, tool_calls
+from tests.support.llm_support import logged_in  # noqa: F401
+from tests.support.runtime_helpers import pending, said, send
 from tests.test_answer_files import file_storage, png, post, upload  # noqa: F401
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from pydantic_ai.messages import ModelMessagesTypeAdapter
 
-from tests.connections_support import digest, everything_stored, new_key, services_file
-from tests.llm_support import REQUESTS, call, logged_in, scripted, tool_results  # noqa: F401
-from tests.runtime_helpers import agent_row, pending, said, send, start
+from tests.support.connections_support import digest, everything_stored, new_key, services_file
+from tests.support.llm_support import REQUESTS, call, logged_in, scripted, tool_results  # noqa: F401
+from tests.support.runtime_helpers import agent_row, pending, said, send, start
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]
 
-ENV_SERVER = Path(__file__).parent / "mcp_env_server.py"
+ENV_SERVER = Path(__file__).parent / "support" / "mcp_env_server.py"
 TOKEN = "tok-llm-agent-4d2e90"
 
 

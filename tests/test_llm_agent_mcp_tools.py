@@ -8,11 +8,11 @@ import json
 import pytest
 from pydantic_ai import BinaryContent
 
-from playground.models import Agent, WireMessage
-from tests.live_server import wait_for
-from tests.llm_support import REQUESTS, call, logged_in, scripted, tool_results  # noqa: F401
-from tests.mcp_support import stdio_servers_file
-from tests.runtime_helpers import agent_row, answer, pending, said, send, start
+from playground.runs.models import Agent, WireMessage
+from tests.support.live_server import wait_for
+from tests.support.llm_support import REQUESTS, call, logged_in, scripted, tool_results  # noqa: F401
+from tests.support.mcp_support import stdio_servers_file
+from tests.support.runtime_helpers import agent_row, answer, pending, said, send, start
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]
 

@@ -6,12 +6,12 @@ import logging
 
 import pytest
 
-from playground.models import Agent, Conversation, Turn
-from tests.fake_openai import MODEL, FakeOpenAI, failure, garbage, text, tool_calls
-from tests.live_server import free_port
-from tests.llm_support import logged_in  # noqa: F401
-from tests.mcp_support import stdio_servers_file
-from tests.runtime_helpers import answer, pending, said, send
+from playground.runs.models import Agent, Conversation, Turn
+from tests.support.fake_openai import MODEL, FakeOpenAI, failure, garbage, text, tool_calls
+from tests.support.live_server import free_port
+from tests.support.llm_support import logged_in  # noqa: F401
+from tests.support.mcp_support import stdio_servers_file
+from tests.support.runtime_helpers import answer, pending, said, send
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]
 

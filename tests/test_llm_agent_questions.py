@@ -5,16 +5,10 @@ import pytest
 
 from elicitation import contract
 from elicitation.models import Part
-from playground.models import Step, Turn
-from tests.admin_support import chat_client, make_staff
-from tests.llm_support import (
-    REQUESTS,
-    call,
-    logged_in,  # noqa: F401
-    scripted,
-    tool_results,
-)
-from tests.runtime_helpers import answer, pending, said, send, start
+from playground.runs.models import Step, Turn
+from tests.support.admin_support import chat_client, make_staff
+from tests.support.llm_support import REQUESTS, call, scripted, tool_results
+from tests.support.runtime_helpers import answer, pending, said, send, start
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]
 

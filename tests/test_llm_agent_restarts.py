@@ -3,9 +3,9 @@ call is in flight. Recorded model requests are never sent again; only the interr
 
 import pytest
 
-from tests.fake_openai import MODEL, FakeOpenAI, text, tool_calls
-from tests.live_server import LiveClient, wait_for
-from tests.restart_support import USERS, chat_until_asked, one, serving
+from tests.support.fake_openai import MODEL, FakeOpenAI, text, tool_calls
+from tests.support.live_server import LiveClient, wait_for
+from tests.support.restart_support import USERS, chat_until_asked, one, serving
 
 COLOUR = {"type": "object", "properties": {"colour": {"type": "string", "enum": ["red", "green"]}}}
 

@@ -6,13 +6,13 @@ import threading
 import pytest
 from asgiref.sync import async_to_sync
 
-from playground import recovery
-from playground.models import Turn
-from playground.tasks import execute_turn
-from tests.fake_openai import MODEL, FakeOpenAI, text
-from tests.live_server import wait_for
-from tests.llm_support import logged_in  # noqa: F401
-from tests.runtime_helpers import said
+from playground.runs import recovery
+from playground.runs.models import Turn
+from playground.runs.tasks import execute_turn
+from tests.support.fake_openai import MODEL, FakeOpenAI, text
+from tests.support.live_server import wait_for
+from tests.support.llm_support import logged_in  # noqa: F401
+from tests.support.runtime_helpers import said
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]
 

@@ -6,8 +6,8 @@ import asyncio
 import pytest
 from openai import AsyncOpenAI
 
-from llm_agents.openai_client import ChatClient
-from tests.fake_openai import MODEL, FakeOpenAI, text
+from playground.llm_agents.openai_client import ChatClient
+from tests.support.fake_openai import MODEL, FakeOpenAI, text
 
 # A conversation as pydantic-ai maps it: text, an image, a tool call and its result.
 MESSAGES = [

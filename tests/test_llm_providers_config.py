@@ -6,7 +6,7 @@ import pytest
 from pydantic_ai.models.anthropic import AnthropicModel
 from pydantic_ai.models.openai import OpenAIChatModel
 
-from llm_agents import providers
+from playground.llm_agents import providers
 
 
 def test_several_providers_are_offered_by_name(settings):

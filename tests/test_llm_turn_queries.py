@@ -8,10 +8,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from playground.models import Conversation
-from tests.fake_openai import MODEL, FakeOpenAI, text, tool_calls
-from tests.llm_support import logged_in  # noqa: F401
-from tests.runtime_helpers import answer, pending, said, send
+from playground.runs.models import Conversation
+from tests.support.fake_openai import MODEL, FakeOpenAI, text, tool_calls
+from tests.support.llm_support import logged_in  # noqa: F401
+from tests.support.runtime_helpers import answer, pending, said, send
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]
 

@@ -2,7 +2,7 @@
 
 from django.test import Client
 
-from playground.models import Turn
+from playground.runs.models import Turn
 from tests.conftest import make_conversation, make_question
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

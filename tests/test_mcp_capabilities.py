@@ -5,9 +5,14 @@ import json
 
 import pytest
 
-from playground.models import Message
-from tests.mcp_support import HttpTestServer, chat_with, http_servers_file, stdio_servers_file
-from tests.runtime_helpers import said, send
+from playground.runs.models import Message
+from tests.support.mcp_support import (
+    HttpTestServer,
+    chat_with,
+    http_servers_file,
+    stdio_servers_file,
+)
+from tests.support.runtime_helpers import said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from connections.models import Connection
 from elicitation.models import Part
-from playground.models import Conversation
-from tests.connections_support import (
+from playground.connections.models import Connection
+from playground.runs.models import Conversation
+from tests.support.connections_support import (
     capture_logs,
     digest,
     everything_stored,
@@ -18,12 +18,12 @@ from tests.connections_support import (
     raw_database,
     services_file,
 )
-from tests.mcp_support import HttpTestServer, chat_with, http_servers_file
-from tests.runtime_helpers import pending, said, send
+from tests.support.mcp_support import HttpTestServer, chat_with, http_servers_file
+from tests.support.runtime_helpers import pending, said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ENV_SERVER = Path(__file__).parent / "mcp_env_server.py"
+ENV_SERVER = Path(__file__).parent / "support" / "mcp_env_server.py"
 ALICE_TOKEN = "tok-alice-mcp-31f0c2"
 BOB_TOKEN = "tok-bob-mcp-77e1aa"
 

@@ -6,9 +6,14 @@ import json
 import pytest
 
 from elicitation.models import Part
-from playground.models import Turn
-from tests.mcp_support import HttpTestServer, chat_with, http_servers_file, stdio_servers_file
-from tests.runtime_helpers import answer, pending, said, send
+from playground.runs.models import Turn
+from tests.support.mcp_support import (
+    HttpTestServer,
+    chat_with,
+    http_servers_file,
+    stdio_servers_file,
+)
+from tests.support.runtime_helpers import answer, pending, said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -9,9 +9,9 @@ import logging
 import pytest
 from django.core.management import call_command
 
-from playground.models import Conversation
-from tests.mcp_support import HttpTestServer, chat_with, http_servers_file
-from tests.runtime_helpers import said, send
+from playground.runs.models import Conversation
+from tests.support.mcp_support import HttpTestServer, chat_with, http_servers_file
+from tests.support.runtime_helpers import said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

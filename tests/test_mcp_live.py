@@ -5,8 +5,8 @@ import sys
 
 import pytest
 
-from tests.live_server import FAST_RECOVERY, LiveClient, LiveServer, wait_for
-from tests.mcp_support import TEST_SERVER
+from tests.support.live_server import FAST_RECOVERY, LiveClient, LiveServer, wait_for
+from tests.support.mcp_support import TEST_SERVER
 
 # Starting the playground and the MCP server processes is most of the time, on a busy machine.
 pytestmark = pytest.mark.timeout(300)

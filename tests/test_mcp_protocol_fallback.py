@@ -3,11 +3,16 @@ HTTP server) fails once on each protocol and the chat says what to set; nothing 
 
 import pytest
 
-from mcp_bridge.connection import protocol_for
-from mcp_bridge.servers import load
-from playground.models import Message
-from tests.mcp_support import HttpTestServer, chat_with, http_servers_file, stdio_servers_file
-from tests.runtime_helpers import send
+from playground.mcp_bridge.connection import protocol_for
+from playground.mcp_bridge.servers import load
+from playground.runs.models import Message
+from tests.support.mcp_support import (
+    HttpTestServer,
+    chat_with,
+    http_servers_file,
+    stdio_servers_file,
+)
+from tests.support.runtime_helpers import send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,8 +10,8 @@ import subprocess
 
 import pytest
 
-from tests.live_server import LiveClient, LiveServer, free_port, wait_for
-from tests.mcp_support import reference_server
+from tests.support.live_server import LiveClient, LiveServer, free_port, wait_for
+from tests.support.mcp_support import reference_server
 
 # Installing the server (once), starting the playground and node: most of the time.
 pytestmark = pytest.mark.timeout(300)

@@ -5,9 +5,9 @@ import sys
 
 import pytest
 
-from mcp_bridge.servers import ServersFileError, from_command
-from tests.live_server import LiveClient, LiveServer, wait_for
-from tests.mcp_support import TEST_SERVER
+from playground.mcp_bridge.servers import ServersFileError, from_command
+from tests.support.live_server import LiveClient, LiveServer, wait_for
+from tests.support.mcp_support import TEST_SERVER
 
 pytestmark = pytest.mark.timeout(300)
 

@@ -15,12 +15,12 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import AsyncClient
 
-from connections.models import Connection, use
-from mcp_bridge import servers
-from mcp_bridge.sessions import session
-from tests.connections_support import new_key, services_file
-from tests.live_server import LiveServer, wait_for
-from tests.mcp_support import HttpTestServer, chat_with, http_servers_file
+from playground.connections.models import Connection, use
+from playground.mcp_bridge import servers
+from playground.mcp_bridge.sessions import session
+from tests.support.connections_support import new_key, services_file
+from tests.support.live_server import LiveServer, wait_for
+from tests.support.mcp_support import HttpTestServer, chat_with, http_servers_file
 from tests.test_scaleout import (
     PASSWORD,
     USERNAME,
@@ -34,7 +34,7 @@ from tests.test_scaleout import (
 
 pytestmark = pytest.mark.timeout(180)
 
-ENV_SERVER = Path(__file__).parent / "mcp_env_server.py"
+ENV_SERVER = Path(__file__).parent / "support" / "mcp_env_server.py"
 TOKEN = "tok-alice-revoked-5d1e"
 
 

@@ -68,7 +68,7 @@ def server(tmp_path_factory, smtp):
 def make_key(server: LiveServer, username: str) -> str:
     script = (
         "from django.contrib.auth.models import User\n"
-        "from api.tokens import create_token\n"
+        "from playground.api.tokens import create_token\n"
         f"print(create_token(User.objects.get(username={username!r}), 'mcp')[1])\n"
     )
     return server.manage("shell", "-v0", "-c", script).strip()
@@ -346,7 +346,7 @@ def test_a_revoked_token_gets_401_at_its_next_request(server):
     server.manage(
         "shell",
         "-c",
-        "from api.models import ApiToken\nfrom api.tokens import revoke\n"
+        "from playground.api.models import ApiToken\nfrom playground.api.tokens import revoke\n"
         f"revoke(ApiToken.objects.get(prefix={key[:12]!r}))\n",
     )
     body = {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}

@@ -4,7 +4,7 @@ token, counted together with the token's HTTP API calls."""
 import pytest
 from django.contrib.auth.models import User
 
-from api.tokens import revoke
+from playground.api.tokens import revoke
 from playground.mcp_server.mount import admit
 from tests.api_support import ApiClient
 

@@ -7,10 +7,10 @@ from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from mcp_bridge import servers
-from mcp_bridge.catalog import sync_agents
-from playground.models import Agent
-from tests.mcp_support import broken_servers_file
+from playground.mcp_bridge import servers
+from playground.mcp_bridge.catalog import sync_agents
+from playground.runs.models import Agent
+from tests.support.mcp_support import broken_servers_file
 
 
 def load(tmp_path, text: str) -> dict[str, servers.ServerConfig]:

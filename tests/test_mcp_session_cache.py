@@ -1,4 +1,5 @@
-"""The cache of live sessions (`mcp_bridge.sessions`) against the SDK-built test server over
+"""The cache of live sessions (`playground.mcp_bridge.sessions`) against the SDK-built test server
+over
 stdio: a conversation's next call reuses its session; another conversation, a changed
 credential, a crashed server, a busy session and the per-server cap each get what they should."""
 
@@ -7,9 +8,9 @@ import asyncio
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from mcp_bridge import servers
-from mcp_bridge.sessions import session
-from tests.mcp_support import stdio_servers_file
+from playground.mcp_bridge import servers
+from playground.mcp_bridge.sessions import session
+from tests.support.mcp_support import stdio_servers_file
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.live_server import LiveClient, LiveServer, wait_for
-from tests.mcp_support import reference_server
+from tests.support.live_server import LiveClient, LiveServer, wait_for
+from tests.support.mcp_support import reference_server
 
 pytestmark = pytest.mark.timeout(300)
 

@@ -4,9 +4,9 @@ tests/test_mcp_live.py.)"""
 
 import pytest
 
-from mcp_bridge.tool_forms import drop_generated_title
-from tests.mcp_support import chat_with, stdio_servers_file
-from tests.runtime_helpers import answer, pending, send
+from playground.mcp_bridge.tool_forms import drop_generated_title
+from tests.support.mcp_support import chat_with, stdio_servers_file
+from tests.support.runtime_helpers import answer, pending, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -4,9 +4,9 @@ the tools card, argument forms, direct calls, and every kind of result."""
 import pytest
 
 from elicitation.models import Part
-from playground.models import Agent, Conversation, Message, Turn
-from tests.mcp_support import broken_servers_file, chat_with, stdio_servers_file
-from tests.runtime_helpers import answer, pending, said, send
+from playground.runs.models import Agent, Conversation, Message, Turn
+from tests.support.mcp_support import broken_servers_file, chat_with, stdio_servers_file
+from tests.support.runtime_helpers import answer, pending, said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -7,8 +7,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.mcp_support import chat_with, stdio_servers_file
-from tests.runtime_helpers import said, send
+from tests.support.mcp_support import chat_with, stdio_servers_file
+from tests.support.runtime_helpers import said, send
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
 

@@ -5,7 +5,7 @@ import pytest
 
 from elicitation.contract import accept, cancel, decline, parse_request, respond
 from elicitation.mcp_wire import degraded_error, elicit_result, elicitation_create
-from tests.golden import reference_examples
+from tests.support.golden import reference_examples
 
 
 @pytest.mark.parametrize("example", reference_examples().values(), ids=lambda e: e["name"])

@@ -11,10 +11,10 @@ import re
 import pytest
 from django.core.management import call_command
 
-from playground.models import Conversation, WireMessage
-from tests.live_server import wait_for
-from tests.mcp_support import HttpTestServer, chat_with, http_servers_file
-from tests.runtime_helpers import send
+from playground.runs.models import Conversation, WireMessage
+from tests.support.live_server import wait_for
+from tests.support.mcp_support import HttpTestServer, chat_with, http_servers_file
+from tests.support.runtime_helpers import send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import pytest
 from channels.exceptions import ChannelFull
 
-from playground import memory_layer
-from playground.memory_layer import LocalChannelLayer
+from playground.server import memory_layer
+from playground.server.memory_layer import LocalChannelLayer
 
 
 @pytest.fixture

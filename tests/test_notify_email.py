@@ -11,10 +11,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from elicitation.models import Part
-from notify import sender
-from notify.models import Notice, Sent
-from tests.runtime_helpers import answer, send, start
-from tests.smtp_support import Inbox, SmtpServer, text_of
+from playground.notify import sender
+from playground.notify.models import Notice, Sent
+from tests.support.runtime_helpers import answer, send, start
+from tests.support.smtp_support import Inbox, SmtpServer, text_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -328,7 +328,7 @@ def test_people_added_by_an_escalation_are_emailed_after_the_grace_period(client
     """Escalation adds people to a waiting question, and tells them as of a new question."""
     from django.contrib.auth.models import Group
 
-    from playground.background_jobs import escalate
+    from playground.runs.background_jobs import escalate
 
     bob = User.objects.create_user("bob", email="bob@example.com", password="bob-password-1")
     dana = User.objects.create_user("dana", email="dana@example.com", password="dana-pass-1")

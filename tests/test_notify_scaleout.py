@@ -9,8 +9,8 @@ import sys
 import psycopg
 import pytest
 
-from tests.live_server import BASE_DIR, wait_for
-from tests.smtp_support import SmtpServer, text_of
+from tests.support.live_server import BASE_DIR, wait_for
+from tests.support.smtp_support import SmtpServer, text_of
 from tests.test_scaleout import POSTGRES_URL, REDIS_URL, PostgresDatabase
 
 PEOPLE, QUESTIONS_EACH = 30, 3
@@ -25,8 +25,8 @@ from django.db import transaction
 from django.utils import timezone
 from elicitation.contract import parse_request
 from elicitation.models import Part
-from notify.models import Notice
-from playground.models import Agent, Conversation, Turn
+from playground.notify.models import Notice
+from playground.runs.models import Agent, Conversation, Turn
 
 transaction.set_autocommit(False)
 agent = Agent.objects.create(slug="deployer", name="Deployer", kind="echo")

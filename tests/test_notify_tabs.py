@@ -9,9 +9,9 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth.models import User
 from django.core import mail
 
-from notify import sender
-from notify.models import Tab
-from playground.models import Turn
+from playground.notify import sender
+from playground.notify.models import Tab
+from playground.runs.models import Turn
 from tests.conftest import make_conversation, make_question
 from tests.test_conversation_socket import session_cookie, socket
 

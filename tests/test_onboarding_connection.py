@@ -12,25 +12,19 @@ from pathlib import Path
 import pytest
 from asgiref.sync import async_to_sync
 
-from connections.models import Connection
 from elicitation.models import Part
-from playground.models import Agent, Conversation, Message, Step, Turn
+from playground.connections.models import Connection
 from playground.onboarding import answerers, setup_agent
-from playground.tasks import execute_turn
-from tests.connections_support import digest, everything_stored, new_key, services_file
-from tests.llm_support import (  # noqa: F401 (logged_in: a fixture)
-    call,
-    logged_in,
-    scripted,
-    tool_results,
-    use_scripted_model,
-)
-from tests.onboarding_support import open_wizard
-from tests.runtime_helpers import answer, pending, said, send
+from playground.runs.models import Agent, Conversation, Message, Step, Turn
+from playground.runs.tasks import execute_turn
+from tests.support.connections_support import digest, everything_stored, new_key, services_file
+from tests.support.llm_support import call, scripted, tool_results, use_scripted_model
+from tests.support.onboarding_support import open_wizard
+from tests.support.runtime_helpers import answer, pending, said, send
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]
 
-ENV_SERVER = Path(__file__).parent / "mcp_env_server.py"
+ENV_SERVER = Path(__file__).parent / "support" / "mcp_env_server.py"
 TOKEN = "tok-wizard-demo-5f19c3"
 DESCRIPTION = "Every weekday at 9am summarise new GitHub issues and post it here (Berlin time)"
 PROPOSAL = {

@@ -7,20 +7,19 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from playground import scheduler
-from playground.models import Agent, Schedule, Step, Turn
 from playground.onboarding import planner, setup_agent
-from tests.llm_support import (  # noqa: F401 (logged_in: a fixture)
+from playground.runs.models import Agent, Schedule, Step, Turn
+from playground.schedules import scheduler
+from tests.support.llm_support import (
     REQUESTS,
     call,
-    logged_in,
     scripted,
     tool_results,
     use_scripted_model,
 )
-from tests.mcp_support import declare_platform_server
-from tests.onboarding_support import DESCRIPTION, PROPOSAL, ZONE_QUESTION, open_wizard
-from tests.runtime_helpers import answer, pending, said, send
+from tests.support.mcp_support import declare_platform_server
+from tests.support.onboarding_support import DESCRIPTION, PROPOSAL, ZONE_QUESTION, open_wizard
+from tests.support.runtime_helpers import answer, pending, said, send
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]
 

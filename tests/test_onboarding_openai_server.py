@@ -1,15 +1,15 @@
 """The setup agent answered by a local server speaking the OpenAI-compatible protocol over HTTP
-(tests/fake_openai.py): it asks through a form, proposes the card, gets the checker's words
+(tests/support/fake_openai.py): it asks through a form, proposes the card, gets the checker's words
 for a bad proposal and corrects it, and the agent is created."""
 
 import json
 
 import pytest
 
-from playground.models import Agent
-from tests.fake_openai import MODEL, FakeOpenAI, tool_calls
-from tests.onboarding_support import DESCRIPTION, PROPOSAL, ZONE_QUESTION, open_wizard
-from tests.runtime_helpers import answer, pending, said, send
+from playground.runs.models import Agent
+from tests.support.fake_openai import MODEL, FakeOpenAI, tool_calls
+from tests.support.onboarding_support import DESCRIPTION, PROPOSAL, ZONE_QUESTION, open_wizard
+from tests.support.runtime_helpers import answer, pending, said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

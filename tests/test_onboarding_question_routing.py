@@ -7,9 +7,9 @@ import pytest
 from django.contrib.auth.models import Group
 
 from elicitation.models import Part
-from playground.models import Agent
-from tests.onboarding_support import COMPLETE, open_wizard
-from tests.runtime_helpers import answer, pending, send
+from playground.runs.models import Agent
+from tests.support.onboarding_support import COMPLETE, open_wizard
+from tests.support.runtime_helpers import answer, pending, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

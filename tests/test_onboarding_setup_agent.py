@@ -7,12 +7,12 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from elicitation.models import Part
-from playground import scheduler
-from playground.models import Agent, Conversation, Message, Schedule, Step, Turn
 from playground.onboarding import catalog, setup_agent
-from playground.tasks import execute_turn
-from tests.onboarding_support import COMPLETE, open_wizard
-from tests.runtime_helpers import answer, pending, said, send
+from playground.runs.models import Agent, Conversation, Message, Schedule, Step, Turn
+from playground.runs.tasks import execute_turn
+from playground.schedules import scheduler
+from tests.support.onboarding_support import COMPLETE, open_wizard
+from tests.support.runtime_helpers import answer, pending, said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -6,9 +6,9 @@ from datetime import timedelta
 
 import pytest
 
-from playground import scheduler
-from playground.models import Agent, Conversation, Schedule
 from playground.onboarding import drafts
+from playground.runs.models import Agent, Conversation, Schedule
+from playground.schedules import scheduler
 
 
 @pytest.fixture

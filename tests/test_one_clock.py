@@ -9,13 +9,13 @@ from django.contrib.auth.models import User
 from django.db import OperationalError, connection
 from django.utils import timezone
 
-from api.models import ApiToken
-from api.tokens import create_token
 from elicitation import contract
 from elicitation.review import describe_duration
 from elicitation.zones import set_zone
-from playground.models import Turn
-from tests.admin_support import chat_client, make_person, make_staff, make_turn, new_part
+from playground.api.models import ApiToken
+from playground.api.tokens import create_token
+from playground.runs.models import Turn
+from tests.support.admin_support import chat_client, make_person, make_staff, make_turn, new_part
 
 # 21:00 UTC on 2 December 2026: 22:00 in Berlin, 06:00 the next day in Tokyo.
 MOMENT = datetime(2026, 12, 2, 21, 0, tzinfo=UTC)

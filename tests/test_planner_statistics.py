@@ -9,8 +9,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from elicitation.models import Part
-from inbox.escalation import escalate_due
-from playground import planner_statistics
+from playground.inbox.escalation import escalate_due
+from playground.server import planner_statistics
 from tests.test_inbox_query_plan import pending_questions, plan
 
 pytestmark = [

@@ -8,7 +8,7 @@ import sys
 import pytest
 from django.urls import reverse
 
-from tests.live_server import BASE_DIR
+from tests.support.live_server import BASE_DIR
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess:

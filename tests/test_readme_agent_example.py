@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from elicitation.models import Part
-from tests.runtime_helpers import answer, said, send, start
+from tests.support.runtime_helpers import answer, said, send, start
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "agents.md"
 

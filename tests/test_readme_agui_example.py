@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from elicitation.frontend_tools import REQUEST_INPUT_DESCRIPTION
-from tests.agui_support import agents_file, chat_with
-from tests.fake_openai import FakeOpenAI, text, tool_calls
-from tests.live_server import free_port, wait_for
-from tests.mastra_support import EXAMPLE
-from tests.runtime_helpers import answer, pending, said, send
+from tests.support.agui_support import agents_file, chat_with
+from tests.support.fake_openai import FakeOpenAI, text, tool_calls
+from tests.support.live_server import free_port, wait_for
+from tests.support.mastra_support import EXAMPLE
+from tests.support.runtime_helpers import answer, pending, said, send
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "agui.md"
 CITY = {

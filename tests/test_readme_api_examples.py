@@ -20,7 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.live_server import BASE_DIR, LiveClient, LiveServer, wait_for
+from tests.support.live_server import BASE_DIR, LiveClient, LiveServer, wait_for
 
 PASSWORD = "alice-password-1"
 SECTION = "# Ask from any agent (HTTP API)"
@@ -43,7 +43,7 @@ def keys(server) -> list[str]:
     """Tokens of alice's, one for each test that runs an example (one manage.py call: fast)."""
     script = (
         "from django.contrib.auth.models import User\n"
-        "from api.tokens import create_token\n"
+        "from playground.api.tokens import create_token\n"
         "alice = User.objects.get(username='alice')\n"
         "for n in range(8):\n"
         "    print(create_token(alice, f'readme example {n}')[1])\n"

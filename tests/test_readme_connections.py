@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from connections import services
-from tests.connections_support import GOOD_TOKEN, DemoService, everything_stored, new_key
-from tests.runtime_helpers import pending, said, send, start
+from playground.connections import services
+from tests.support.connections_support import GOOD_TOKEN, DemoService, everything_stored, new_key
+from tests.support.runtime_helpers import pending, said, send, start
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "connections.md"
 

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.test import Client
 
-from tests.runtime_helpers import answer, pending, said, send, start
+from tests.support.runtime_helpers import answer, pending, said, send, start
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "inbox.md"
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from playground import scheduler
-from playground.models import Agent, Schedule
-from tests.runtime_helpers import said
+from playground.runs.models import Agent, Schedule
+from playground.schedules import scheduler
+from tests.support.runtime_helpers import said
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "schedules.md"
 

@@ -6,8 +6,13 @@ someone outside the allowed groups."""
 import httpx
 import pytest
 
-from tests.live_server import LiveServer, free_port
-from tests.oidc_support import CLIENT_SECRET, OIDCProvider, readme_example, sign_in_at_provider
+from tests.support.live_server import LiveServer, free_port
+from tests.support.oidc_support import (
+    CLIENT_SECRET,
+    OIDCProvider,
+    readme_example,
+    sign_in_at_provider,
+)
 
 
 @pytest.fixture(scope="module")

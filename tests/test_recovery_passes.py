@@ -10,11 +10,11 @@ from django.utils import timezone
 from elicitation import contract
 from elicitation.models import Part
 from elicitation.uploads import remove_unsent
-from playground import recovery
-from playground.background_jobs import escalate
-from playground.models import Turn
-from playground.tasks import requeue_interrupted
-from tests.runtime_helpers import pending, said, send, start
+from playground.runs import recovery
+from playground.runs.background_jobs import escalate
+from playground.runs.models import Turn
+from playground.runs.tasks import requeue_interrupted
+from tests.support.runtime_helpers import pending, said, send, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.live_server import BASE_DIR
+from tests.support.live_server import BASE_DIR
 
 
 def tracked_files() -> list[str]:

@@ -7,10 +7,10 @@ from django.test import Client
 from pydantic_ai.messages import ModelMessagesTypeAdapter
 
 from elicitation.models import Part
-from tests.api_support import ApiClient
-from tests.connections_support import everything_stored, new_key, services_file
-from tests.llm_support import REQUESTS, call, logged_in, scripted, tool_results  # noqa: F401
-from tests.runtime_helpers import pending, said, send, start
+from tests.support.api_support import ApiClient
+from tests.support.connections_support import everything_stored, new_key, services_file
+from tests.support.llm_support import REQUESTS, call, logged_in, scripted, tool_results  # noqa: F401
+from tests.support.runtime_helpers import pending, said, send, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,10 +13,10 @@ from django.utils import timezone
 from elicitation import contract
 from elicitation.models import Part
 from elicitation.settle import settle_part
-from inbox.routing import audience_of
 from playground.asgi import application
-from playground.background_jobs import escalate
-from tests.runtime_helpers import answer, pending, said, send, start
+from playground.inbox.routing import audience_of
+from playground.runs.background_jobs import escalate
+from tests.support.runtime_helpers import answer, pending, said, send, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -6,8 +6,8 @@ import threading
 import httpx
 import pytest
 
-from tests.api_support import ASK
-from tests.live_server import LiveClient, LiveServer
+from tests.support.api_support import ASK
+from tests.support.live_server import LiveClient, LiveServer
 from tests.test_api_long_poll import make_key
 from tests.test_scaleout import PostgresDatabase, require_services, scaleout_env
 

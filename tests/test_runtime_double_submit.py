@@ -8,8 +8,8 @@ from django.db import connection
 from elicitation import contract
 from elicitation.models import Part
 from elicitation.settle import settle_part
-from playground.models import Turn
-from tests.runtime_helpers import answer, pending, said, send, start
+from playground.runs.models import Turn
+from tests.support.runtime_helpers import answer, pending, said, send, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

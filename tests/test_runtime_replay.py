@@ -3,9 +3,9 @@
 import pytest
 
 from elicitation.models import Part
-from playground.models import Message, Step, Turn
-from tests import runtime_agents
-from tests.runtime_helpers import answer, pending, said, send, start
+from playground.runs.models import Message, Step, Turn
+from tests.support import runtime_agents
+from tests.support.runtime_helpers import answer, pending, said, send, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

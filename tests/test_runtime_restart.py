@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from tests.live_server import LiveClient, LiveServer, wait_for
+from tests.support.live_server import LiveClient, LiveServer, wait_for
 
 USERS = {"alice": "alice-password-1"}
 
@@ -14,7 +14,8 @@ def server(tmp_path):
     markers = tmp_path / "markers"
     markers.mkdir()
     server = LiveServer(
-        tmp_path, env={"AGENT_MODULES": "tests.runtime_agents", "TEST_MARKER_DIR": str(markers)}
+        tmp_path,
+        env={"AGENT_MODULES": "tests.support.runtime_agents", "TEST_MARKER_DIR": str(markers)},
     )
     server.markers = markers
     server.prepare(USERS)

@@ -22,7 +22,7 @@ import redis
 from websockets.exceptions import InvalidHandshake
 from websockets.sync.client import connect
 
-from tests.live_server import BASE_DIR, LiveServer, migrate, wait_for
+from tests.support.live_server import BASE_DIR, LiveServer, migrate, wait_for
 
 POSTGRES_URL = os.environ.get("SCALEOUT_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432")
 REDIS_URL = os.environ.get("SCALEOUT_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -122,7 +122,7 @@ def scaleout_env(database: PostgresDatabase, step_dir, **extra: str) -> dict:
         "REDIS_URL": REDIS_URL,
         "REDIS_PREFIX": f"test-{database.name}",
         "JOBS_RUN_IN": "workers",
-        "AGENT_MODULES": "tests.scaleout_agents",
+        "AGENT_MODULES": "tests.support.scaleout_agents",
         "SCALEOUT_STEP_DIR": str(step_dir),
         # Short enough that a dead worker's turn is picked up within seconds.
         "RUN_HEARTBEAT_SECONDS": "0.5",

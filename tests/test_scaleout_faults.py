@@ -17,7 +17,7 @@ import pytest
 import redis
 from websockets.exceptions import ConnectionClosed
 
-from tests.live_server import LiveServer, free_port, wait_for
+from tests.support.live_server import LiveServer, free_port, wait_for
 from tests.test_scaleout import (
     Person,
     PostgresDatabase,

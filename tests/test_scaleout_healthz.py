@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from tests.live_server import free_port
+from tests.support.live_server import free_port
 
 
 @pytest.mark.django_db(transaction=True)

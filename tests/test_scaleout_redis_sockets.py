@@ -12,7 +12,7 @@ import pytest
 import redis
 from websockets.asyncio.client import connect
 
-from tests.live_server import LiveServer, wait_for
+from tests.support.live_server import LiveServer, wait_for
 from tests.test_api_long_poll import api_client, ask, make_key
 from tests.test_scaleout import PASSWORD, REDIS_URL, USERNAME, Person, require_services
 

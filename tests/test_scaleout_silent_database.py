@@ -23,7 +23,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import connect
 
-from tests.live_server import LiveServer, free_port, wait_for
+from tests.support.live_server import LiveServer, free_port, wait_for
 from tests.test_scaleout import (
     USERNAME,
     Person,
@@ -260,7 +260,8 @@ def held_silent(tmp_path_factory):
             "shell",
             "--no-imports",
             "-c",
-            "from django.contrib.auth.models import User; from api.tokens import create_token; "
+            "from django.contrib.auth.models import User; "
+            "from playground.api.tokens import create_token; "
             f"print(create_token(User.objects.get(username={USERNAME!r}), 'release bot')[1])",
         ).strip()
         server.start()

@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from playground.agents import agent
-from playground.models import Agent, Conversation, Schedule, Turn
+from playground.runs.agents import agent
+from playground.runs.models import Agent, Conversation, Schedule, Turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

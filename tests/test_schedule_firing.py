@@ -7,10 +7,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from playground import scheduler
-from playground.agents import Planned, agent
-from playground.models import Agent, Schedule, ScheduledRun, Turn
-from tests.runtime_helpers import agent_row, answer, pending, said
+from playground.runs.agents import Planned, agent
+from playground.runs.models import Agent, Schedule, ScheduledRun, Turn
+from playground.schedules import scheduler
+from tests.support.runtime_helpers import agent_row, answer, pending, said
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,10 +8,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from playground import recurrence
-from playground.agents import agent
 from playground.onboarding.schedules import read_schedule
-from playground.scheduler import slot_label
+from playground.runs.agents import agent
+from playground.schedules import recurrence
+from playground.schedules.scheduler import slot_label
 
 BERLIN, NEW_YORK = "Europe/Berlin", "America/New_York"
 

@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from playground import recurrence
-from tests.live_server import LiveServer, wait_for
+from playground.schedules import recurrence
+from tests.support.live_server import LiveServer, wait_for
 from tests.test_scaleout import (
     PostgresDatabase,
     Worker,
@@ -43,8 +43,8 @@ def add_schedules(server: LiveServer, kind: str, rule: str, count: int = 1, slug
         "-c",
         "from django.contrib.auth.models import User\n"
         "from playground import scheduler\n"
-        "from playground.agents import Planned\n"
-        "from playground.models import Agent\n"
+        "from playground.runs.agents import Planned\n"
+        "from playground.runs.models import Agent\n"
         "alice = User.objects.get(username='alice')\n"
         f"for n in range({count}):\n"
         f"    row = Agent.objects.create(slug=f'{slug or kind}-{{n}}', name='{kind}',\n"
@@ -161,7 +161,7 @@ def test_a_worker_killed_mid_run_leaves_its_slot_one_turn_that_another_finishes(
 
 
 def test_an_embedded_server_started_after_downtime_gives_one_catch_up_run(tmp_path):
-    server = LiveServer(tmp_path, {"AGENT_MODULES": "tests.scaleout_agents"})
+    server = LiveServer(tmp_path, {"AGENT_MODULES": "tests.support.scaleout_agents"})
     server.prepare({"alice": "alice-password-1"})
     # Every 5 minutes since 21 minutes ago; the last slot run was the first one.
     since = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=21)

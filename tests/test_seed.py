@@ -6,8 +6,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
-from playground.management.commands import seed
-from playground.models import Agent
+from playground.runs.management.commands import seed
+from playground.runs.models import Agent
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import psutil
 from tests.live_server import LiveClient, LiveServer, wait_for
 
 AGENT = """
-from playground.agents import agent
+from playground.runs.agents import agent
 
 CITY = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
 

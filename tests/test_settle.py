@@ -5,9 +5,9 @@ from django.test import Client
 
 from elicitation.models import Part
 from elicitation.zones import set_zone
-from playground.models import Turn
+from playground.runs.models import Turn
 from tests.conftest import make_conversation, make_question
-from tests.runtime_helpers import answer
+from tests.support.runtime_helpers import answer
 
 SCHEMA = {
     "type": "object",

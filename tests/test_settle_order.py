@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.runtime_helpers import answer, open_tab, pending, send, start
+from tests.support.runtime_helpers import answer, open_tab, pending, send, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

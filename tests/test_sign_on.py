@@ -10,11 +10,11 @@ from axes.models import AccessAttempt
 from django.contrib.auth.models import Group, User
 from django.test import Client
 
-from api.tokens import create_token
 from playground.accounts.models import ProviderGroup, SignOn
-from tests.admin_support import reviewer_group
-from tests.live_server import free_port
-from tests.oidc_support import OIDCProvider, sign_in_at_provider
+from playground.api.tokens import create_token
+from tests.support.admin_support import reviewer_group
+from tests.support.live_server import free_port
+from tests.support.oidc_support import OIDCProvider, sign_in_at_provider
 
 SITE = "http://testserver"
 

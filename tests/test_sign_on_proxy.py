@@ -5,8 +5,8 @@ from any other, whatever X-Forwarded-For claims."""
 import httpx
 import pytest
 
-from tests.live_server import LiveServer
-from tests.oidc_support import readme_example
+from tests.support.live_server import LiveServer
+from tests.support.oidc_support import readme_example
 
 PROXY = "127.0.0.2"  # the proxy's address: this test connects from it (all of 127/8 is local)
 HEADERS = {

@@ -8,12 +8,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from playground import scheduler
-from playground.models import Conversation, Schedule, Turn
+from playground.runs.models import Conversation, Schedule, Turn
+from playground.schedules import scheduler
 from tests.conftest import make_conversation
-from tests.llm_support import REQUESTS, call, scripted, tool_results, use_scripted_model
-from tests.mcp_support import declare_platform_server
-from tests.runtime_helpers import answer, pending, said, send
+from tests.support.llm_support import REQUESTS, call, scripted, tool_results, use_scripted_model
+from tests.support.mcp_support import declare_platform_server
+from tests.support.runtime_helpers import answer, pending, said, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

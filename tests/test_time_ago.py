@@ -7,7 +7,7 @@ from django.template import Context, Template
 from django.utils import timezone
 
 from elicitation.models import Part
-from tests.admin_support import chat_client, make_person, make_turn, new_part
+from tests.support.admin_support import chat_client, make_person, make_turn, new_part
 
 
 def ago(age: timedelta | None) -> str:

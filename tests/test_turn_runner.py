@@ -1,4 +1,4 @@
-"""The turns job (playground.tasks.TurnRunner): turns it had no slot for run as soon as one
+"""The turns job (playground.runs.tasks.TurnRunner): turns it had no slot for run as soon as one
 frees, not at its next poll."""
 
 import asyncio
@@ -7,10 +7,10 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from playground import jobs
-from playground.models import Turn
-from playground.tasks import TurnRunner
-from tests.live_server import wait_for
-from tests.runtime_helpers import start
+from playground.runs.models import Turn
+from playground.runs.tasks import TurnRunner
+from tests.support.live_server import wait_for
+from tests.support.runtime_helpers import start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

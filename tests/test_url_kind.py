@@ -8,8 +8,8 @@ from elicitation.kinds.url_wait import COMPLETED, waiting_for
 from elicitation.mcp_wire import elicit_result
 from elicitation.models import Part
 from elicitation.settle import settle_part
-from tests.runtime_agents import GITHUB_SIGN_IN
-from tests.runtime_helpers import answer, pending, said, send, start
+from tests.support.runtime_agents import GITHUB_SIGN_IN
+from tests.support.runtime_helpers import answer, pending, said, send, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

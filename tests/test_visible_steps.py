@@ -8,14 +8,14 @@ import re
 
 import pytest
 
-from playground.models import Step, Turn
-from playground.tasks import execute_turn
-from tests import runtime_agents
-from tests.admin_support import chat_client, frames, make_staff
-from tests.llm_support import call, logged_in, scripted  # noqa: F401
-from tests.mcp_support import stdio_servers_file
-from tests.runtime_agents import CARD_KEY
-from tests.runtime_helpers import agent_row, answer, open_tab, pending, said, send, start
+from playground.runs.models import Step, Turn
+from playground.runs.tasks import execute_turn
+from tests.support import runtime_agents
+from tests.support.admin_support import chat_client, frames, make_staff
+from tests.support.llm_support import call, logged_in, scripted  # noqa: F401
+from tests.support.mcp_support import stdio_servers_file
+from tests.support.runtime_agents import CARD_KEY
+from tests.support.runtime_helpers import agent_row, answer, open_tab, pending, said, send, start
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]
 

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.utils.module_loading import import_string
 from websockets.asyncio.client import connect
 
-from tests.live_server import LiveClient, LiveServer, wait_for
+from tests.support.live_server import LiveClient, LiveServer, wait_for
 from tests.test_api_long_poll import api_client, ask, make_key
 from tests.test_scaleout import (
     PostgresDatabase,

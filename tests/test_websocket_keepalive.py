@@ -6,7 +6,7 @@ import logging
 import pytest
 from websockets.sync.client import connect
 
-from tests.live_server import LiveClient, LiveServer, wait_for
+from tests.support.live_server import LiveClient, LiveServer, wait_for
 
 USERS = {"alice": "alice-password-1"}
 

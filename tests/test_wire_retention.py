@@ -8,12 +8,12 @@ import threading
 
 import pytest
 
-from playground import wire
-from playground.models import Conversation, WireMessage
-from playground.wire import WireLog
-from tests.admin_support import make_staff
-from tests.live_server import wait_for
-from tests.runtime_helpers import start
+from playground.runs import wire
+from playground.runs.models import Conversation, WireMessage
+from playground.runs.wire import WireLog
+from tests.support.admin_support import make_staff
+from tests.support.live_server import wait_for
+from tests.support.runtime_helpers import start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 from elicitation.contract import WARNING_CODES, parse_request
 from elicitation.mcp_wire import degraded_error, elicitation_create
 from elicitation.models import Part
-from playground.models import Conversation, Turn
-from playground.views import MAX_MESSAGE_CHARS
+from playground.chat.views import MAX_MESSAGE_CHARS
+from playground.runs.models import Conversation, Turn
+from playground.workbench.examples import examples
+from playground.workbench.reading import MAX_DEPTH, MAX_TEXT_BYTES, locate
 from tests.conftest import make_conversation
-from tests.golden import reference_examples
-from workbench.examples import examples
-from workbench.reading import MAX_DEPTH, MAX_TEXT_BYTES, locate
+from tests.support.golden import reference_examples
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 PAYLOAD = {

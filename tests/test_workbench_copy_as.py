@@ -7,8 +7,8 @@ from mcp.server.elicitation import render_elicitation_schema
 
 from elicitation.contract import ElicitationRequest, Field, parse_request
 from elicitation.widgets import control_for
-from workbench.copy_as import as_pydantic, as_typescript
-from workbench.examples import examples
+from playground.workbench.copy_as import as_pydantic, as_typescript
+from playground.workbench.examples import examples
 
 EXAMPLES = examples()
 

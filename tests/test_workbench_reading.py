@@ -2,7 +2,7 @@
 
 import pytest
 
-from workbench.reading import read_payload
+from playground.workbench.reading import read_payload
 
 
 @pytest.mark.parametrize(

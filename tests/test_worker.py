@@ -6,7 +6,7 @@ from functools import partial
 
 import pytest
 
-from tests.live_server import LiveServer, wait_for
+from tests.support.live_server import LiveServer, wait_for
 from tests.test_scaleout import (
     Person,
     PostgresDatabase,

@@ -2,7 +2,8 @@
 
 The card says which agent asks, for which service and why. It offers the person's existing
 connection to that service when there is one ("Use your existing GitHub connection") and a form
-to connect it ("Connect GitHub"). Both post to the vault (`connections.views.connect_part`),
+to connect it ("Connect GitHub"). Both post to the vault
+(`playground.connections.views.connect_part`),
 never to the part's settle endpoint: the vault keeps the credential and settles the part with
 a reference only:
 

@@ -9,8 +9,8 @@ class McpServerConfig(AppConfig):
 
     def ready(self) -> None:
         # Imported here, once the app registry is ready (Django's documented place for it).
-        from playground import startup
         from playground.mcp_server.mount import keep_manager_running
+        from playground.server import startup
 
         # Every web process serves /mcp from start-up on (the SDK's manager runs for good).
         startup.run_at_start(keep_manager_running)

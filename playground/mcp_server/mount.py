@@ -16,11 +16,11 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from mcp.server.transport_security import TransportSecuritySettings
 
-from api.endpoints import TokenRateThrottle
-from api.models import ApiToken
-from api.problems import problem
-from api.tokens import find_token
 from elicitation.database_hop import in_db
+from playground.api.endpoints import TokenRateThrottle
+from playground.api.models import ApiToken
+from playground.api.problems import problem
+from playground.api.tokens import find_token
 from playground.mcp_server.server import mcp
 from playground.mcp_server.tools import TOKEN
 

@@ -1,6 +1,6 @@
 """What the MCP tools do in the database, each a plain function run through `in_db`.
 
-Every question goes through the HTTP API's one path (`api.external.ask`: a kind, a Part,
+Every question goes through the HTTP API's one path (`playground.api.external.ask`: a kind, a Part,
 `settle_part`, the chip, the push), in a conversation of the external agent named after the
 MCP client, so it shows, routes, notifies and is reviewed like any other.
 """
@@ -9,12 +9,12 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from api import external
-from api.models import ApiToken
 from elicitation.kinds import approval
 from elicitation.models import Part
+from playground.api import external
+from playground.api.models import ApiToken
 from playground.mcp_server.models import McpTask
-from playground.models import Conversation
+from playground.runs.models import Conversation
 
 DESCRIPTION = "An MCP client, over /mcp."
 

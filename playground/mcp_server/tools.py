@@ -20,12 +20,12 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent
 from pydantic import Field
 
-from api.models import ApiToken
 from elicitation import contract
 from elicitation.database_hop import in_db
 from elicitation.models import Part
+from playground.api.models import ApiToken
+from playground.chat.part_waiting import part_group, wait_in_group
 from playground.mcp_server import questions
-from playground.part_waiting import part_group, wait_in_group
 
 TOKEN = "playground.api_token"  # the scope's key: the token the mount authenticated
 PROGRESS_SECONDS = 15

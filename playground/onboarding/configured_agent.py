@@ -6,15 +6,15 @@ that. Nothing is pretended: no reading, no results.
 
 Its trigger runs it on its own (`planned`, which the LLM agent kind declares too for the
 agents the wizard makes for a model): each slot is a turn in its Runs conversation (see
-playground/scheduler.py), saying the same there.
+playground/schedules/scheduler.py), saying the same there.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from playground.agents import Planned, agent
 from playground.onboarding import catalog, drafts, model_setup, setup_agent, summary
+from playground.runs.agents import Planned, agent
 
 
 def planned(row) -> Planned | None:

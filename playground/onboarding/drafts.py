@@ -15,9 +15,9 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils.text import slugify
 
-from playground import scheduler
-from playground.models import Agent, Conversation, Schedule
 from playground.onboarding import answerers
+from playground.runs.models import Agent, Conversation, Schedule
+from playground.schedules import scheduler
 
 SETUP_KIND = "setup"
 CONFIGURED_KIND = "configured"

@@ -2,7 +2,8 @@
 person, or a group; the configuration card's two fields, read into the agent's routing
 defaults (`{"routing": {"questions": [...], "approvals": [...]}}`, read by the runtime).
 
-The names are checked by inbox.routing, the same rules as an agent's `ask=[...]`: a name the
+The names are checked by playground.inbox.routing, the same rules as an agent's `ask=[...]`: a name
+the
 owner may not address reads exactly like one that does not exist.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inbox import routing
+from playground.inbox import routing
 
 OWNER, PERSON, GROUP = "owner", "person", "group"
 PREFIX = {PERSON: "user:", GROUP: "group:"}

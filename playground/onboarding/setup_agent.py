@@ -13,8 +13,8 @@ from asgiref.sync import sync_to_async
 from elicitation.kinds.config_card import ConfigRules, register_validator
 from elicitation.secrets import REDACTED
 from elicitation.zones import zone_of
-from playground import chat_header
-from playground.agents import agent
+from playground.chat import chat_header
+from playground.chat.push import push_html
 from playground.onboarding import answerers, drafts, model_setup, planner, summary
 from playground.onboarding.questions import (
     CONFIG_CONTROLS,
@@ -24,7 +24,7 @@ from playground.onboarding.questions import (
     config_to_form_values,
     tools_summary,
 )
-from playground.push import push_html
+from playground.runs.agents import agent
 
 # The first call of every setup turn; it marks the turn as the wizard's (see is_setup_turn).
 READ_STEP = "onboarding: read the description"

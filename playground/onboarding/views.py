@@ -7,9 +7,9 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from playground.models import Agent, Schedule
+from playground.chat.views import agents_for, render_conversation
 from playground.onboarding import drafts
-from playground.views import agents_for, render_conversation
+from playground.runs.models import Agent, Schedule
 
 
 @login_required

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from playwright.sync_api import Locator, Page
 
-from tests.live_server import BASE_DIR
+from tests.support.live_server import BASE_DIR
 
 ARTIFACTS = BASE_DIR / "test-artifacts"
 

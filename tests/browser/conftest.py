@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, sync_playwright
 
 from tests.browser import chromium
-from tests.live_server import LiveServer
+from tests.support.live_server import LiveServer
 
 USERS = {"alice": "alice-password-1", "bob": "bob-password-1"}
 

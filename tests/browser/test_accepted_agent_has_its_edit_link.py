@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.axe import look_at
 from tests.browser.chat import socket_open
 from tests.browser.conftest import served_copy
-from tests.fake_openai import MODEL, FakeOpenAI, text, tool_calls
+from tests.support.fake_openai import MODEL, FakeOpenAI, text, tool_calls
 from tests.test_onboarding_connection import DESCRIPTION, PROPOSAL
 
 NAME = PROPOSAL["name"]

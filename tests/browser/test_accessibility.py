@@ -52,7 +52,7 @@ def staff(live_server) -> str:
     live_server.manage(
         "shell",
         "-c",
-        "from tests.admin_support import make_staff\n"
+        "from tests.support.admin_support import make_staff\n"
         f"make_staff('admin-ada', superuser=True, password={STAFF_PASSWORD!r})",
     )
     return "admin-ada"

@@ -2,15 +2,15 @@
 
 from playwright.sync_api import expect
 
-from tests.admin_support import PASSWORD
 from tests.browser.chat import open_chat, screenshot, send
+from tests.support.admin_support import PASSWORD
 
 
 def test_cancelling_in_the_admin_updates_the_open_chat(page, browser, live_server):
     live_server.manage(
         "shell",
         "-c",
-        "from tests.admin_support import PASSWORD, make_staff\n"
+        "from tests.support.admin_support import PASSWORD, make_staff\n"
         "make_staff('operator-olga', superuser=True, password=PASSWORD)",
     )
     open_chat(page, live_server, "Deploy assistant")

@@ -4,9 +4,9 @@ drawn as SVG with nothing sideways to scroll and nothing axe finds serious."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.admin_support import PASSWORD
 from tests.browser.axe import serious_findings
 from tests.browser.chat import screenshot
+from tests.support.admin_support import PASSWORD
 
 
 @pytest.fixture(scope="module")
@@ -14,7 +14,7 @@ def seeded(live_server) -> None:
     live_server.manage(
         "shell",
         "-c",
-        "from tests.admin_support import PASSWORD, make_staff, seed_review_data\n"
+        "from tests.support.admin_support import PASSWORD, make_staff, seed_review_data\n"
         "make_staff('chart-ada', superuser=True, password=PASSWORD)\n"
         "seed_review_data('alice', spread=True)\n",
     )

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.admin_support import PASSWORD
+from tests.support.admin_support import PASSWORD
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
@@ -15,7 +15,7 @@ def parts(live_server) -> dict[str, int]:
     live_server.manage(
         "shell",
         "-c",
-        "from tests.admin_support import PASSWORD, make_staff, seed_review_data\n"
+        "from tests.support.admin_support import PASSWORD, make_staff, seed_review_data\n"
         "make_staff('reviewer-ruth', reviewer=True, password=PASSWORD)\n"
         "parts = seed_review_data('alice', spread=True)\n"
         "print(' '.join(f'{name}={part.pk}' for name, part in parts.items()))",

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.admin_support import PASSWORD
+from tests.support.admin_support import PASSWORD
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 LAPTOP = {"width": 1366, "height": 900}
@@ -23,7 +23,7 @@ def seeded(live_server) -> None:
     live_server.manage(
         "shell",
         "-c",
-        "from tests.admin_support import PASSWORD, describe_in_wizard, make_staff, "
+        "from tests.support.admin_support import PASSWORD, describe_in_wizard, make_staff, "
         "seed_review_data\n"
         "make_staff('admin-ada', superuser=True, password=PASSWORD)\n"
         "seed_review_data('alice', spread=True)\n"

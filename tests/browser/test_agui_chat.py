@@ -6,10 +6,10 @@ nothing serious."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.agui_support import BROKEN_SERVER, PYDANTIC_SERVER, AguiServer
 from tests.browser.axe import look_at, serious_findings
 from tests.browser.chat import open_chat, screenshot, send
 from tests.browser.conftest import served_copy
+from tests.support.agui_support import BROKEN_SERVER, PYDANTIC_SERVER, AguiServer
 
 # Starting the playground and the agent's server is most of the time, on a busy machine.
 pytestmark = pytest.mark.timeout(300)
@@ -36,7 +36,7 @@ def live_server(workdir, prepared_database):
         workdir,
         {"AGUI_AGENTS_FILE": str(agents)},
         before_start=lambda server: server.manage(
-            "shell", "-c", "from agui.catalog import sync_agents; sync_agents()"
+            "shell", "-c", "from playground.agui.catalog import sync_agents; sync_agents()"
         ),
     ) as server:
         yield server

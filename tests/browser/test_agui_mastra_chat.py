@@ -7,12 +7,12 @@ nothing serious."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.agui_support import agents_file
 from tests.browser.axe import look_at
 from tests.browser.chat import open_chat, send
 from tests.browser.conftest import log_in, served_copy
-from tests.fake_openai import FakeOpenAI, text, tool_calls
-from tests.mastra_support import MastraServer
+from tests.support.agui_support import agents_file
+from tests.support.fake_openai import FakeOpenAI, text, tool_calls
+from tests.support.mastra_support import MastraServer
 
 # Starting the playground and Mastra's server is most of the time, on a busy machine.
 pytestmark = pytest.mark.timeout(300)
@@ -33,7 +33,7 @@ def live_server(tmp_path_factory, prepared_database):
         workdir,
         {"AGUI_AGENTS_FILE": str(agents)},
         before_start=lambda server: server.manage(
-            "shell", "-c", "from agui.catalog import sync_agents; sync_agents()"
+            "shell", "-c", "from playground.agui.catalog import sync_agents; sync_agents()"
         ),
     ) as server:
         yield server

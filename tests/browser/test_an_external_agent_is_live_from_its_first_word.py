@@ -7,13 +7,13 @@ the push must bring that turn along, or its words have nowhere to go until a rel
 import json
 import urllib.request
 
-from tests.api_support import ASK
 from tests.browser.chat import socket_open
 from tests.browser.conftest import log_in
+from tests.support.api_support import ASK
 
 MAKE_TOKEN = """
 from django.contrib.auth.models import User
-from api.tokens import create_token
+from playground.api.tokens import create_token
 print(create_token(User.objects.get(username="alice"), "browser test")[1])
 """
 

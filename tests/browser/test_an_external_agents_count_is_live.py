@@ -6,13 +6,13 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.api_support import ASK
 from tests.browser.axe import look_at
 from tests.browser.test_an_external_agent_is_live_from_its_first_word import (
     MAKE_TOKEN,
     call_api,
     open_on,
 )
+from tests.support.api_support import ASK
 
 SECOND = {**ASK, "message": "Which region should I deploy to?"}
 

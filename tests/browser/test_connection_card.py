@@ -10,12 +10,12 @@ from playwright.sync_api import expect
 from tests.browser.axe import serious_findings
 from tests.browser.chat import screenshot, send, socket_open
 from tests.browser.conftest import USERS, log_in, served_copy
-from tests.connections_support import GOOD_TOKEN, WRONG_TOKEN, DemoService, digest, new_key
-from tests.connections_support import services_file as write_services_file
+from tests.support.connections_support import GOOD_TOKEN, WRONG_TOKEN, DemoService, digest, new_key
+from tests.support.connections_support import services_file as write_services_file
 
 NEW_CONVERSATION = """
 from django.contrib.auth.models import User
-from playground.models import Agent, Conversation
+from playground.runs.models import Agent, Conversation
 agent, _ = Agent.objects.get_or_create(
     slug="test-connection", defaults={"name": "Repo helper", "kind": "test-connection"}
 )
@@ -35,7 +35,7 @@ def demo():
 def live_server(tmp_path_factory, prepared_database, demo):
     workdir = tmp_path_factory.mktemp("connections")
     env = {
-        "AGENT_MODULES": "tests.runtime_agents",
+        "AGENT_MODULES": "tests.support.runtime_agents",
         "CONNECTIONS_KEY": new_key(),
         "CONNECTION_SERVICES_FILE": str(write_services_file(workdir, demo.url)),
     }

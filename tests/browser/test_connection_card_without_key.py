@@ -9,14 +9,14 @@ from tests.browser.axe import look_at
 from tests.browser.chat import send, socket_open
 from tests.browser.conftest import log_in, served_copy
 from tests.browser.test_connection_card import NEW_CONVERSATION
-from tests.connections_support import GOOD_TOKEN
-from tests.connections_support import services_file as write_services_file
+from tests.support.connections_support import GOOD_TOKEN
+from tests.support.connections_support import services_file as write_services_file
 
 
 def vault_server(tmp_path_factory, prepared_database, key: str | None):
     workdir = tmp_path_factory.mktemp("vault")
     env = {
-        "AGENT_MODULES": "tests.runtime_agents",
+        "AGENT_MODULES": "tests.support.runtime_agents",
         "CONNECTION_SERVICES_FILE": str(write_services_file(workdir)),
     }
     if key is not None:

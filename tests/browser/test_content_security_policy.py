@@ -6,10 +6,10 @@ The live server runs with DEBUG off, so it sends the same enforcing policy as pr
 import pytest
 from playwright.sync_api import expect
 
-from tests.admin_support import PASSWORD
 from tests.browser.chat import ask, last_envelope, open_chat
 from tests.browser.conftest import log_in, refused_by_policy
-from tests.live_server import wait_for
+from tests.support.admin_support import PASSWORD
+from tests.support.live_server import wait_for
 
 TRIP = {
     "type": "object",
@@ -86,7 +86,7 @@ def test_a_reviewer_sees_questions_in_the_admin_with_nothing_refused(fresh_page,
     live_server.manage(
         "shell",
         "-c",
-        "from tests.admin_support import PASSWORD, make_staff, seed_review_data\n"
+        "from tests.support.admin_support import PASSWORD, make_staff, seed_review_data\n"
         "make_staff('reviewer-ruth', reviewer=True, password=PASSWORD)\n"
         "seed_review_data('alice')",
     )

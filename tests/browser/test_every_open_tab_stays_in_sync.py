@@ -38,7 +38,7 @@ def test_answering_in_one_tab_turns_the_other_tabs_form_into_the_chip(browser, l
 
 
 # 1012: a proxy restarting (htmx's ws extension retries it); 4012: a web process that lost
-# Redis (playground/socket_watch.py; static/playground.js retries it).
+# Redis (playground/server/socket_watch.py; static/playground.js retries it).
 @pytest.mark.parametrize("code", [1012, 4012])
 def test_a_tab_that_lost_its_socket_catches_up_and_keeps_what_was_typed(
     browser, live_server, page, code

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from tests.browser.axe import serious_findings
 from tests.browser.chat import ask, last_envelope, open_chat, screenshot, socket_open
 from tests.browser.conftest import log_in
-from tests.runtime_agents import FILES
+from tests.support.runtime_agents import FILES
 
 LOG = b"ERROR deploy failed at step 3\n"
 LOOKS = {

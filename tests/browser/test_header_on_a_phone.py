@@ -18,7 +18,8 @@ def long_token(live_server) -> None:
     live_server.manage(
         "shell",
         "-c",
-        "from django.contrib.auth.models import User\nfrom api.tokens import create_token\n"
+        "from django.contrib.auth.models import User\n"
+        "from playground.api.tokens import create_token\n"
         "create_token(User.objects.get(username='alice'), 'Release bot for the billing team',"
         " 'https://hooks.example.com/billing/releases/answered-questions')",
     )

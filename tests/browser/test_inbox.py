@@ -11,11 +11,11 @@ from playwright.sync_api import Page, expect
 from tests.browser.axe import serious_findings
 from tests.browser.chat import screenshot, socket_open
 from tests.browser.conftest import log_in, refused_by_policy, served_copy
-from tests.live_server import BASE_DIR
+from tests.support.live_server import BASE_DIR
 
 SETUP = """
 from django.contrib.auth.models import Group, User
-from playground.models import Agent, Conversation
+from playground.runs.models import Agent, Conversation
 managers, _ = Group.objects.get_or_create(name="release-managers")
 managers.user_set.add(*User.objects.filter(username__in=["alice", "bob"]))
 # Agents as a team would set them up: the release bot's questions go to the release managers
@@ -38,7 +38,7 @@ def live_server(tmp_path_factory, prepared_database):
     with served_copy(
         prepared_database,
         tmp_path_factory.mktemp("inbox"),
-        {"AGENT_MODULES": "tests.runtime_agents"},
+        {"AGENT_MODULES": "tests.support.runtime_agents"},
     ) as server:
         yield server
 

@@ -8,8 +8,8 @@ from playwright.sync_api import Page, expect
 from tests.browser.axe import look_at
 from tests.browser.chat import send, socket_open
 from tests.browser.conftest import served_copy
-from tests.fake_openai import MODEL, FakeOpenAI, text
-from tests.mcp_support import stdio_servers_file
+from tests.support.fake_openai import MODEL, FakeOpenAI, text
+from tests.support.mcp_support import stdio_servers_file
 
 pytestmark = pytest.mark.timeout(300)  # the module's own server starts on a busy machine
 

@@ -9,8 +9,8 @@ from playwright.sync_api import expect
 from tests.browser.axe import look_wide_light_and_narrow_dark
 from tests.browser.chat import send, socket_open
 from tests.browser.conftest import served_copy
-from tests.fake_openai import MODEL, FakeOpenAI, text, tool_calls
-from tests.mcp_support import TEST_SERVER
+from tests.support.fake_openai import MODEL, FakeOpenAI, text, tool_calls
+from tests.support.mcp_support import TEST_SERVER
 
 pytestmark = pytest.mark.timeout(300)  # the module's own server starts on a busy machine
 

@@ -4,7 +4,7 @@ import pytest
 
 from tests.browser.axe import serious_findings
 from tests.browser.conftest import served_copy
-from tests.fake_openai import MODEL, FakeOpenAI, text
+from tests.support.fake_openai import MODEL, FakeOpenAI, text
 
 pytestmark = pytest.mark.timeout(300)  # the module's own server starts on a busy machine
 

@@ -12,8 +12,8 @@ from playwright.sync_api import Page
 
 from tests.browser.chat import ARTIFACTS, ask, open_chat, screenshot, send, unstick_composer
 from tests.browser.conftest import log_in
-from tests.golden import reference_examples
-from tests.live_server import BASE_DIR
+from tests.support.golden import reference_examples
+from tests.support.live_server import BASE_DIR
 
 LOOKS = {
     "light": ("light", 900),

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from tests.browser.axe import look_wide_light_and_narrow_dark, serious_findings
 from tests.browser.chat import ARTIFACTS, open_chat, screenshot, send, socket_open
 from tests.browser.conftest import served_copy
-from tests.mcp_support import TEST_SERVER
+from tests.support.mcp_support import TEST_SERVER
 
 # Starting the playground and the MCP server processes is most of the time, on a busy machine.
 pytestmark = pytest.mark.timeout(300)

@@ -13,12 +13,12 @@ from playwright.sync_api import expect
 from tests.browser.axe import serious_findings
 from tests.browser.chat import ARTIFACTS, open_chat, screenshot
 from tests.browser.conftest import log_in, served_copy
-from tests.live_server import BASE_DIR, LiveServer, wait_for
-from tests.smtp_support import SmtpServer, text_of
+from tests.support.live_server import BASE_DIR, LiveServer, wait_for
+from tests.support.smtp_support import SmtpServer, text_of
 
 NEW_TOKEN = (
     "from django.contrib.auth.models import User\n"
-    "from api.tokens import create_token\n"
+    "from playground.api.tokens import create_token\n"
     "print(create_token(User.objects.get(username='alice'), 'notify test')[1])\n"
 )
 SCHEMA = {"type": "object", "properties": {"region": {"type": "string", "title": "Region"}}}

@@ -10,11 +10,11 @@ import pytest
 from tests.browser.axe import serious_findings
 from tests.browser.chat import open_chat, screenshot, send
 from tests.browser.conftest import served_copy
-from tests.connections_support import new_key
-from tests.mcp_support import http_servers_file
-from tests.oauth_support import OAuthTestServer, services_file
+from tests.support.connections_support import new_key
+from tests.support.mcp_support import http_servers_file
+from tests.support.oauth_support import OAuthTestServer, services_file
 
-SYNC_AGENTS = "from mcp_bridge.catalog import sync_agents; sync_agents()"
+SYNC_AGENTS = "from playground.mcp_bridge.catalog import sync_agents; sync_agents()"
 
 
 @pytest.fixture(scope="module")

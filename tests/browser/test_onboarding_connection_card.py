@@ -12,11 +12,11 @@ from playwright.sync_api import expect
 from tests.browser.axe import serious_findings
 from tests.browser.chat import screenshot, socket_open
 from tests.browser.conftest import served_copy
-from tests.connections_support import new_key, services_file
-from tests.fake_openai import MODEL, FakeOpenAI, text, tool_calls
+from tests.support.connections_support import new_key, services_file
+from tests.support.fake_openai import MODEL, FakeOpenAI, text, tool_calls
 from tests.test_onboarding_connection import DESCRIPTION, PROPOSAL
 
-ENV_SERVER = Path(__file__).parent.parent / "mcp_env_server.py"
+ENV_SERVER = Path(__file__).parent.parent / "support" / "mcp_env_server.py"
 TOKEN = "tok-wizard-browser-81c2d7"
 LOOKS = [("light", 375), ("dark", 375), ("light", 1366), ("dark", 1366)]
 

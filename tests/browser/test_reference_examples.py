@@ -7,7 +7,7 @@ from playwright.sync_api import Locator
 
 from tests.browser.chat import ask, last_envelope, open_chat, screenshot
 from tests.browser.conftest import log_in
-from tests.golden import reference_examples
+from tests.support.golden import reference_examples
 
 EXAMPLES = reference_examples()
 ADA = {"name": "Ada Lovelace", "email": "ada@example.com"}

@@ -9,7 +9,7 @@ import os
 from tests.browser.axe import serious_findings
 from tests.browser.chat import ARTIFACTS, open_chat, screenshot, send, unstick_composer
 from tests.browser.conftest import log_in
-from tests.live_server import BASE_DIR
+from tests.support.live_server import BASE_DIR
 
 
 def test_pause_resume_and_run_now_on_the_agent_page(page, live_server):

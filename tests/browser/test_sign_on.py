@@ -12,12 +12,12 @@ from playwright.sync_api import Page, expect
 from tests.browser.axe import look_at
 from tests.browser.chat import socket_open
 from tests.browser.conftest import log_in, refused_by_policy, served_copy
-from tests.live_server import BASE_DIR, free_port
-from tests.oidc_support import OIDCProvider
+from tests.support.live_server import BASE_DIR, free_port
+from tests.support.oidc_support import OIDCProvider
 
 SETUP = """
 from django.contrib.auth.models import User
-from playground.models import Agent, Conversation
+from playground.runs.models import Agent, Conversation
 routing = {"routing": {"questions": ["group:release-managers"]}}
 agent = Agent.objects.create(
     slug="release-bot", name="Release bot", kind="test-release-bot", config=routing
@@ -41,7 +41,7 @@ def live_server(tmp_path_factory, prepared_database, provider_port):
         started.append(OIDCProvider(server.url, port=provider_port))
 
     settings = OIDCProvider.settings_for(f"http://127.0.0.1:{provider_port}") | {
-        "AGENT_MODULES": "tests.runtime_agents",
+        "AGENT_MODULES": "tests.support.runtime_agents",
         "ROUTING_ALLOWED_GROUPS": "release-managers",
     }
     try:

@@ -6,12 +6,12 @@ import pytest
 from tests.browser.axe import serious_findings
 from tests.browser.chat import screenshot, send, socket_open
 from tests.browser.conftest import log_in, refused_by_policy, served_copy
-from tests.live_server import LiveServer
-from tests.runtime_agents import GITHUB_SIGN_IN
+from tests.support.live_server import LiveServer
+from tests.support.runtime_agents import GITHUB_SIGN_IN
 
 NEW_CONVERSATION = """
 from django.contrib.auth.models import User
-from playground.models import Agent, Conversation
+from playground.runs.models import Agent, Conversation
 agent, _ = Agent.objects.get_or_create(
     slug="test-url", defaults={"name": "Test URL", "kind": "test-url"}
 )
@@ -23,7 +23,9 @@ print(Conversation.objects.create(owner=User.objects.get(username="alice"), agen
 def live_server(tmp_path_factory, prepared_database):
     """The embedded server with the test agents loaded (the URL one among them)."""
     with served_copy(
-        prepared_database, tmp_path_factory.mktemp("url"), {"AGENT_MODULES": "tests.runtime_agents"}
+        prepared_database,
+        tmp_path_factory.mktemp("url"),
+        {"AGENT_MODULES": "tests.support.runtime_agents"},
     ) as server:
         yield server
 

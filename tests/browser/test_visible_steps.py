@@ -10,15 +10,15 @@ from playwright.sync_api import expect
 from tests.browser.axe import serious_findings
 from tests.browser.chat import ARTIFACTS, open_chat, screenshot, send, unstick_composer
 from tests.browser.conftest import log_in, served_copy
-from tests.live_server import BASE_DIR
-from tests.runtime_agents import CARD_KEY
+from tests.support.live_server import BASE_DIR
+from tests.support.runtime_agents import CARD_KEY
 
 pytestmark = pytest.mark.timeout(300)  # the module's own server starts on a busy machine
 
 SIZES = [("light", 1366), ("light", 375), ("dark", 1366), ("dark", 375)]
 SET_UP = (
     "from django.contrib.auth.models import User\n"
-    "from playground.models import Agent\n"
+    "from playground.runs.models import Agent\n"
     "Agent.objects.create(slug='test-steps', name='Test steps', kind='test-steps', builtin=True)\n"
     "User.objects.filter(username='bob').update(is_staff=True, is_superuser=True)"
 )
@@ -32,7 +32,7 @@ def markers(tmp_path_factory):
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory, prepared_database, markers):
     """This module's server runs the test agents; its lookup step waits for `release`."""
-    env = {"AGENT_MODULES": "tests.runtime_agents", "TEST_MARKER_DIR": str(markers)}
+    env = {"AGENT_MODULES": "tests.support.runtime_agents", "TEST_MARKER_DIR": str(markers)}
     with served_copy(
         prepared_database,
         tmp_path_factory.mktemp("steps"),

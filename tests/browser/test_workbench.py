@@ -8,7 +8,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.axe import serious_findings
 from tests.browser.chat import ARTIFACTS
 from tests.browser.conftest import log_in
-from tests.live_server import BASE_DIR
+from tests.support.live_server import BASE_DIR
 
 PAYLOAD = {
     "message": "Which environment?",

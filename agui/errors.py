@@ -1,9 +1,0 @@
-"""The error an AG-UI agent's turn ends with, raised both before a run (`agui.agent`: the
-declared agent cannot be used) and during one (`agui.turns`); its own module, so neither of
-the two imports the other for it."""
-
-from playground.runtime import ExplainedFault
-
-
-class AguiRunFailed(ExplainedFault):
-    """A run of the AG-UI agent failed; the message names the problem."""

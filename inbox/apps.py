@@ -1,6 +1,0 @@
-from django.apps import AppConfig
-
-
-class InboxConfig(AppConfig):
-    name = "inbox"
-    verbose_name = "Inbox and routing"

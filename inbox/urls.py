@@ -1,8 +1,0 @@
-from django.urls import path
-
-from inbox import views
-
-urlpatterns = [
-    path("inbox/", views.inbox_page, name="inbox"),
-    path("q/<int:part_id>/", views.question, name="question"),
-]
