@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from playground.runs import agents
-from tests.runtime_helpers import answer, pending, said, send, start
+from tests.support.runtime_helpers import answer, pending, said, send, start
 
 ROOT = Path(__file__).resolve().parent.parent
 

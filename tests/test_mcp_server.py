@@ -21,10 +21,10 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import Implementation
 
-from tests.api_support import ASK
-from tests.live_server import BASE_DIR, LiveClient, LiveServer, wait_for
-from tests.mcp_support import inspector_cli
-from tests.smtp_support import SmtpServer, text_of
+from tests.support.api_support import ASK
+from tests.support.live_server import BASE_DIR, LiveClient, LiveServer, wait_for
+from tests.support.mcp_support import inspector_cli
+from tests.support.smtp_support import SmtpServer, text_of
 
 PASSWORDS = {"alice": "alice-password-1", "bob": "bob-password-1", "carol": "carol-password-1"}
 STAGING = {"action": "accept", "content": {"env": "staging"}}

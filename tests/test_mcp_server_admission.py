@@ -6,7 +6,7 @@ from django.contrib.auth.models import User
 
 from playground.api.tokens import revoke
 from playground.mcp_server.mount import admit
-from tests.api_support import ApiClient
+from tests.support.api_support import ApiClient
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the API reads on its own thread
 

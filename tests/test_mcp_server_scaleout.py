@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from tests.live_server import LiveServer, wait_for
+from tests.support.live_server import LiveServer, wait_for
 from tests.test_mcp_server import ASK, STAGING, RawMcp, answer, make_key, sdk_client
 from tests.test_scaleout import (
     PostgresDatabase,

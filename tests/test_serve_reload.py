@@ -6,7 +6,7 @@ import contextlib
 
 import psutil
 
-from tests.live_server import LiveClient, LiveServer, wait_for
+from tests.support.live_server import LiveClient, LiveServer, wait_for
 
 AGENT = """
 from playground.runs.agents import agent
