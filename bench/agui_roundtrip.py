@@ -31,7 +31,7 @@ from bench.runner import bench_main
 from bench.servers import serving
 from bench.stack import BASE_DIR
 
-AGENT = BASE_DIR / "tests" / "agui_test_server.py"
+AGENT = BASE_DIR / "tests" / "support" / "agui_test_server.py"
 FORM = re.compile(r'<article id="part-(\d+)"[^>]*data-state="pending"[\s\S]*Which colour\?')
 REPLY = re.compile(r"You picked green\.")
 

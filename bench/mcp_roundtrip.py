@@ -36,7 +36,7 @@ from bench.runner import bench_main
 from bench.servers import serving
 from bench.stack import BASE_DIR
 
-TEST_SERVER = BASE_DIR / "tests" / "mcp_test_server.py"
+TEST_SERVER = BASE_DIR / "tests" / "support" / "mcp_test_server.py"
 ANSWER = {
     "name": "Ada",
     "age": "36",

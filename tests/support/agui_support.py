@@ -15,9 +15,9 @@ from playground.agui.catalog import sync_agents
 from playground.runs.models import Conversation
 from tests.support.live_server import BASE_DIR, free_port, wait_until_listening
 
-PYDANTIC_SERVER = BASE_DIR / "tests" / "agui_test_server.py"
-BROKEN_SERVER = BASE_DIR / "tests" / "agui_broken_server.py"
-LANGGRAPH_SERVER = BASE_DIR / "tests" / "agui_langgraph_server.py"
+PYDANTIC_SERVER = BASE_DIR / "tests" / "support" / "agui_test_server.py"
+BROKEN_SERVER = BASE_DIR / "tests" / "support" / "agui_broken_server.py"
+LANGGRAPH_SERVER = BASE_DIR / "tests" / "support" / "agui_langgraph_server.py"
 
 
 class AguiServer:

@@ -12,8 +12,8 @@ from playground.mcp_bridge.catalog import sync_agents
 from playground.runs.models import Conversation
 from tests.support.live_server import BASE_DIR, free_port, wait_until_listening
 
-TEST_SERVER = BASE_DIR / "tests" / "mcp_test_server.py"
-BROKEN_SERVER = BASE_DIR / "tests" / "mcp_broken_server.py"
+TEST_SERVER = BASE_DIR / "tests" / "support" / "mcp_test_server.py"
+BROKEN_SERVER = BASE_DIR / "tests" / "support" / "mcp_broken_server.py"
 REFERENCE_PACKAGE = "@modelcontextprotocol/server-everything"
 REFERENCE_VERSION = "2026.8.31"  # pinned: its tools and their texts are what the tests expect
 NPM_CACHE = Path(tempfile.gettempdir()) / "playground-npm"
