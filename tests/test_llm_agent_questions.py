@@ -7,7 +7,13 @@ from elicitation import contract
 from elicitation.models import Part
 from playground.runs.models import Step, Turn
 from tests.support.admin_support import chat_client, make_staff
-from tests.support.llm_support import REQUESTS, call, scripted, tool_results
+from tests.support.llm_support import (
+    REQUESTS,
+    call,
+    logged_in,  # noqa: F401  (a fixture)
+    scripted,
+    tool_results,
+)
 from tests.support.runtime_helpers import answer, pending, said, send, start
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]

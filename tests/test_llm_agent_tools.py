@@ -4,7 +4,14 @@ import pytest
 
 from elicitation.models import Part
 from playground.runs.models import Turn
-from tests.support.llm_support import DELETED, REQUESTS, call, scripted, tool_results
+from tests.support.llm_support import (
+    DELETED,
+    REQUESTS,
+    call,
+    logged_in,  # noqa: F401  (a fixture)
+    scripted,
+    tool_results,
+)
 from tests.support.runtime_helpers import agent_row, answer, pending, said, send, start
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("logged_in")]

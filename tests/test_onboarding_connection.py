@@ -18,7 +18,13 @@ from playground.onboarding import answerers, setup_agent
 from playground.runs.models import Agent, Conversation, Message, Step, Turn
 from playground.runs.tasks import execute_turn
 from tests.support.connections_support import digest, everything_stored, new_key, services_file
-from tests.support.llm_support import call, scripted, tool_results, use_scripted_model
+from tests.support.llm_support import (
+    call,
+    logged_in,  # noqa: F401  (a fixture)
+    scripted,
+    tool_results,
+    use_scripted_model,
+)
 from tests.support.onboarding_support import open_wizard
 from tests.support.runtime_helpers import answer, pending, said, send
 

@@ -13,6 +13,7 @@ from playground.schedules import scheduler
 from tests.support.llm_support import (
     REQUESTS,
     call,
+    logged_in,  # noqa: F401  (a fixture)
     scripted,
     tool_results,
     use_scripted_model,
