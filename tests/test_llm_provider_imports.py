@@ -17,7 +17,7 @@ FIRST_MESSAGE = """
 import json, sys
 import django
 django.setup()
-from llm_agents import agent, providers
+from playground.llm_agents import agent, providers
 [provider] = providers.configured_providers()
 providers.build_model(provider, provider.models[0])
 print(json.dumps(sorted(name for name in sys.modules if name.split(".")[0] in
@@ -74,7 +74,7 @@ import django
 django.setup()
 from django.urls import resolve
 resolve("/")
-print(json.dumps(sorted({name.split(".")[0] for name in sys.modules})))
+print(json.dumps(sorted({".".join(name.split(".")[:2]) for name in sys.modules})))
 """
 
 
@@ -91,6 +91,6 @@ def test_starting_django_imports_neither_the_mcp_sdk_nor_pydantic_ai():
     )
     assert done.returncode == 0, done.stderr
     loaded = set(json.loads(done.stdout.splitlines()[-1]))
-    assert "django" in loaded and "elicitation" in loaded and "mcp_bridge" in loaded
-    assert "agui" in loaded
+    assert "django" in loaded and "elicitation" in loaded and "playground.mcp_bridge" in loaded
+    assert "playground.agui" in loaded
     assert not loaded & {"mcp", "mcp_types", "pydantic_ai", "openai", "anthropic", "ag_ui"}

@@ -42,7 +42,7 @@ def add_schedules(server: LiveServer, kind: str, rule: str, count: int = 1, slug
         "shell",
         "-c",
         "from django.contrib.auth.models import User\n"
-        "from playground import scheduler\n"
+        "from playground.schedules import scheduler\n"
         "from playground.runs.agents import Planned\n"
         "from playground.runs.models import Agent\n"
         "alice = User.objects.get(username='alice')\n"

@@ -9,8 +9,14 @@ class McpServerConfig(AppConfig):
 
     def ready(self) -> None:
         # Imported here, once the app registry is ready (Django's documented place for it).
-        from playground.mcp_server.mount import keep_manager_running
         from playground.server import startup
 
         # Every web process serves /mcp from start-up on (the SDK's manager runs for good).
-        startup.run_at_start(keep_manager_running)
+        startup.run_at_start(_keep_serving)
+
+
+async def _keep_serving() -> None:
+    # The MCP SDK is imported by the server only: a `manage.py` command never pays for it.
+    from playground.mcp_server.mount import keep_manager_running
+
+    await keep_manager_running()
