@@ -14,7 +14,7 @@ class CalendarQuerySet(QuerySet):
     """Parts whose date hierarchy costs two index lookups, not a DISTINCT over every row.
 
     The admin's date drill-down asks `datetimes()` for the periods that hold parts; on SQLite
-    that truncates each row's date in Python (a second at 100,000 parts). Here it lists every
+    that truncates each row's date in Python, slow with many parts. Here it lists every
     year, month or day between the first and last matching part instead: a period in between
     may hold none, and then shows an empty list.
     """

@@ -27,8 +27,8 @@ class PartQuerySet(models.QuerySet):
         may = Q(owner_may_answer=True) | ~_in_own_conversations(user)
         by_name, by_group = _routed_terms(user)
         # One list of ids from three indexed lookups, not an OR of them: PostgreSQL tests an
-        # OR of subqueries on every pending part of everyone (7x the page, 15x the count at
-        # 100,000 waiting, bench/inbox.py); a UNION it reads by index, as SQLite reads either.
+        # OR of subqueries on every pending part of everyone (bench/inbox.py); a UNION it
+        # reads by index, as SQLite reads either.
         parts = Part.objects.values("pk")
         own = parts.filter(_in_own_conversations(user), owner_may_answer=True)
         routed = parts.filter(by_name, may), parts.filter(by_group, may)

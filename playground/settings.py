@@ -179,7 +179,7 @@ if REDIS_URL:
             # Redis pub/sub: a push is one PUBLISH, and Redis sends it to each process whose
             # tabs are in the group. channels-redis's list-based layer takes four round trips
             # per message a process receives, one message at a time, and a busy web process
-            # fell a second behind its tabs (bench/README.md, settle_throughput). Nothing is
+            # fell behind its tabs (bench/README.md, settle_throughput). Nothing is
             # kept for a tab without a socket: it is sent its whole conversation when it
             # reconnects, and `socket_watch` closes the tabs of a process that lost Redis.
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",

@@ -74,8 +74,8 @@ class Counter:
     """The header's count for one person, asked again and again (an open page's socket, at
     every change): its statement is built and compiled once.
 
-    The ORM took 2.5 of the 2.6 ms a count cost to build and compile the query, at every
-    question asked and answered, on the thread every run and socket shares. What the statement
+    Building and compiling the query was most of what a count cost, at every question asked
+    and answered, on the thread every run and socket shares. What the statement
     reads is all in the database (the person's conversations, routes and groups are
     subqueries), so one compiled for a person stays right for as long as they are that person.
     """

@@ -2,9 +2,8 @@
 
 Before the SDK sends a request it walks every parameter against its type hints, to rename
 aliased keys and format dates and files. Chat completion params have none of those: the walk
-returns what it was given, at a cost that grows with the conversation (3.4-3.8 ms of every
-model request in a chat of a few turns here, a fifth of all the playground adds to a request;
-bench/llm_overhead.py). The SDK merges its public `extra_body` into the request's JSON after
+returns what it was given, at a cost that grows with the conversation (bench/llm_overhead.py).
+The SDK merges its public `extra_body` into the request's JSON after
 the walk, so the messages and tools go there instead, and the JSON sent is the same.
 openai/openai-python#3616 measured the walk; anthropic-sdk-python#1195 goes round it this way.
 """

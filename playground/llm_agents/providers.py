@@ -126,8 +126,8 @@ def build_model(provider: Provider, model_name: str) -> "Model":
     """Return the library's model for one of a provider's models, with bounded retries.
 
     Kept per event loop and reused by every turn on it: building one makes a client with a
-    TLS context and a connection pool (about 0.1 s on a busy machine, twice a turn: the run,
-    and its replay after each answer), and its connections stay open for the next request."""
+    TLS context and a connection pool (twice a turn: the run, and its replay after each
+    answer), and its connections stay open for the next request."""
     limits = {"max_retries": settings.LLM_MAX_RETRIES, "timeout": settings.LLM_TIMEOUT_SECONDS}
     try:
         loop = asyncio.get_running_loop()
@@ -150,8 +150,8 @@ _MODELS: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple, Model
 
 def _new_model(provider: Provider, model_name: str, limits: dict) -> "Model":
     # Each client library is imported here, when a model of its kind is first used, and only
-    # that kind's: at the top they added 1.9 s to the start of every process, and importing
-    # Anthropic's for an OpenAI-compatible server added 4.6 s to the first message.
+    # that kind's: at the top they slowed the start of every process, and importing
+    # Anthropic's for an OpenAI-compatible server slowed the first message.
     if provider.kind == ANTHROPIC:
         from anthropic import AsyncAnthropic
         from pydantic_ai.models.anthropic import AnthropicModel

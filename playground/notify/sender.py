@@ -28,7 +28,7 @@ logger = logging.getLogger(__name__)
 
 PEOPLE_AT_ONCE = 100  # a round: one claim, two hops, SMTP_CONNECTIONS connections
 # A round's mails go over this many SMTP connections at once, their share each: one after the
-# other over one, a burst of a thousand people took 20 s to tell (bench/notify.py).
+# other over one, a burst of people is told too late (bench/notify.py).
 SMTP_CONNECTIONS = 4
 ROUNDS_AT_ONCE = 2  # one round's mails go out while the next is claimed and planned
 # Threads of their own for the SMTP conversations: the loop's default pool is six threads on

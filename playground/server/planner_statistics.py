@@ -2,11 +2,10 @@
 every web process.
 
 Without them SQLite guesses that an indexed equality (a part's state) picks out a handful of
-rows, and reads every pending question of everyone to find one person's: bench/inbox.py's
-count took 0.6 s at 100,000 questions, and a few ms with statistics. Statistics that lag the
-data are worse still: taken as a new server started, they said the users' table held one row,
-and SQLite then read every user for each question a join went through (the escalation sweep
-took 16 s a query at 1,000 people and 10,000 questions, bench/notify.py). So a table is
+rows, and reads every pending question of everyone to find one person's (bench/inbox.py).
+Statistics that lag the data are worse still: taken as a new server started, they said the
+users' table held one row, and SQLite then read every user for each question a join went
+through (bench/notify.py). So a table is
 sampled again, in full (with `analysis_limit` sampling, SQLite guessed a state held a thousand
 parts and kept reading them all), once its size is GROWTH times off what its statistics say;
 every CHECK_SECONDS, a count of each table's rows tells. PostgreSQL's autovacuum does the same.
