@@ -236,6 +236,7 @@ class TurnRunner:
         self.concurrency = concurrency
         self.poll_seconds = poll_seconds
         self.running: dict[asyncio.Task, tuple[int, str]] = {}
+        self.full = False  # the last claim took every free slot
         self._next_sweep = 0.0
 
     async def step(self) -> float:
@@ -244,7 +245,10 @@ class TurnRunner:
             self._next_sweep = loop.time() + settings.RECOVERY_SWEEP_SECONDS
             await in_db(requeue_interrupted)()
         free = self.concurrency - len(self.running)
-        for token, turn, recorded in await in_db(claim_and_load)(free):
+        claimed = await in_db(claim_and_load)(free)
+        # Every free slot taken: turns may be left queued, so the next run to end wakes the job.
+        self.full = len(claimed) == free
+        for token, turn, recorded in claimed:
             task = asyncio.create_task(self._run_one(token, turn, recorded))
             self.running[task] = (turn.pk, token)
         return self.poll_seconds
@@ -260,7 +264,7 @@ class TurnRunner:
             # the sweep queues the turn again once it is stale.
             logger.exception("running turn %s failed outside the agent", turn_id)
         finally:
-            if len(self.running) >= self.concurrency:
+            if self.full:
                 jobs.wake("turns")  # a claim may have left turns for lack of a free slot
             self.running.pop(asyncio.current_task(), None)
 
