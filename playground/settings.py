@@ -419,6 +419,10 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "loggers": {"playground": {"handlers": ["console"], "level": "INFO", "propagate": False}},
+    # Plain lines for every other library too. The root logger must have a handler: the MCP
+    # SDK's server otherwise installs rich's, which renders each logged traceback as a boxed
+    # page of source on the event loop, seconds of it under load while Redis is down.
+    "root": {"handlers": ["console"], "level": "INFO"},
 }
 
 # Modules with agents of your own, imported at start-up (see docs/agents.md).
