@@ -46,8 +46,9 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 
+# Not daphne's app: it imports Twisted into every process (a fifth of a manage.py command's
+# start-up) for a `runserver` the playground does not use; `serve` imports daphne itself.
 INSTALLED_APPS = [
-    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

@@ -156,22 +156,21 @@ def test_there_is_no_import_circle():
     assert circles == []
 
 
-def test_every_module_imports_in_any_order_in_a_fresh_interpreter():
-    names = sorted(project_modules())
-    for seed in (1, 2, 3):
-        order = names[:]
-        random.Random(seed).shuffle(order)
-        script = (
-            "import django, importlib, os\n"
-            "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'playground.settings')\n"
-            "django.setup()\n"
-            f"for name in {order!r}:\n"
-            "    importlib.import_module(name)\n"
-        )
-        done = subprocess.run(
-            [sys.executable, "-c", script], cwd=BASE_DIR, capture_output=True, text=True
-        )
-        assert done.returncode == 0, f"order seed {seed}: {done.stderr[-2000:]}"
+def test_every_module_imports_in_a_shuffled_order_in_a_fresh_interpreter():
+    # One order: the circles an order could trip over are refused above, without importing.
+    order = sorted(project_modules())
+    random.Random(1).shuffle(order)
+    script = (
+        "import django, importlib, os\n"
+        "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'playground.settings')\n"
+        "django.setup()\n"
+        f"for name in {order!r}:\n"
+        "    importlib.import_module(name)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=BASE_DIR, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
 
 
 def in_jobs(name: str) -> bool:

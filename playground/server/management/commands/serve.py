@@ -13,7 +13,7 @@ import sys
 
 from daphne.access import AccessLogGenerator
 from daphne.endpoints import build_endpoint_description_strings
-from daphne.server import Server
+from daphne.server import Server  # installs Twisted's asyncio reactor: before twisted's
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
