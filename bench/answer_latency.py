@@ -27,7 +27,7 @@ import statistics
 
 from playwright.async_api import BrowserContext, async_playwright
 
-from bench.client import Person, floor_waiters, summary, wait_for_pending
+from bench.client import Person, floor_waiters, read_back, summary, wait_for_pending
 from bench.runner import bench_main
 from tests.browser import chromium
 
@@ -136,14 +136,16 @@ class Series:
         return page
 
     async def _floor_times(self, conversations: list[int]) -> dict[str, float]:
+        """Return when the floor's waiters had each answer, by question label (in scale-out,
+        one may still be reading its answer back as the page sees its chip)."""
         from elicitation.models import Part
 
-        woken = await self.woken(self.people[0][0])
         parts = Part.objects.filter(conversation__in=conversations).values_list("pk", "payload")
-        return {
-            QUESTION_LABEL.search(payload["message"]).group(1): woken[pk]
-            async for pk, payload in parts
+        labels = {
+            pk: QUESTION_LABEL.search(payload["message"]).group(1) async for pk, payload in parts
         }
+        woken = await read_back(self.people[0][0], self.woken, list(labels))
+        return {label: woken[pk] for pk, label in labels.items()}
 
 
 async def _browser_of(browser, person: Person) -> BrowserContext:
