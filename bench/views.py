@@ -1,5 +1,5 @@
-"""Bench-only endpoints: the baseline POST, the durable floor of an answer, and a census of
-what the server process holds."""
+"""Bench-only endpoints: the floor of an answer (a bare page of forms, the view, its waiters'
+times) and a census of what the server process holds."""
 
 import asyncio
 import gc
@@ -9,7 +9,6 @@ import tracemalloc
 from collections import Counter
 
 import psutil
-from django.contrib.admin.models import ADDITION, LogEntry
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.template import engines
@@ -20,15 +19,6 @@ from bench import answer_floor
 from elicitation.models import Part
 from playground.runs.models import Turn
 from playground.server import server_loop
-
-
-@login_required
-@require_POST
-def save_row(request: HttpRequest) -> HttpResponse:
-    """The baseline for settle_throughput: a bare POST that saves one row."""
-    LogEntry.objects.create(user=request.user, action_flag=ADDITION, object_repr="bench")
-    return HttpResponse("saved")
-
 
 # A bare page of the conversation's pending questions, each a form of the same fields, posted
 # by htmx as the chat's forms are (the click is timed in the page, the same way for both).
