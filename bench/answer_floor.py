@@ -89,9 +89,10 @@ def _wake(turn_id: int, part_id: int) -> None:
 
 async def wait(turn_id: int, part_id: int) -> None:
     """The waiter: read the turn and its rows back, and note when it had the answer."""
-    turn, parts, _, _ = await in_db(_read_turn)(turn_id)
+    _, parts, _, _ = await in_db(_read_turn)(turn_id)
     [answered] = [part for part in parts if part.pk == part_id]
-    assert turn.status == Turn.Status.DONE and answered.response, (turn.status, part_id)
+    # (Not the turn's status: a run still parking as the answer came sets it waiting again.)
+    assert answered.state == Part.State.SUBMITTED and answered.response, part_id
     read_back[part_id] = (time.time(), answered.response)
 
 
