@@ -41,7 +41,8 @@ def headline(result: dict) -> tuple[str, str, str]:
         case "settle_throughput":
             return (
                 f"{r['cycles_per_s']:.1f} cycles/s ({r['cycles']} cycles)",
-                f"{r['baseline_posts_per_s']:.0f} POST/s",
+                f"answer floor {r['floor_cycles_per_s']:.1f} cycles/s (before / after: "
+                f"{r['floor_before_after']})",
                 f"{r['ratio']:.2f}",
             )
         case "waiting_cost":
@@ -111,7 +112,7 @@ def headline(result: dict) -> tuple[str, str, str]:
                 + "; ".join(
                     f"{key.replace('_', ' ')} {r[f'{key}_sdk_median_ms']:.0f} ms" for key in cells
                 )
-                + f"; push {r['push_median_ms']:.1f} ms",
+                + f"; question floor {r['question_floor_median_ms']:.1f} ms",
                 ", ".join(f"{key.replace('_', ' ')} {r[f'{key}_ratio']:.2f}" for key in cells),
             )
         case "mcp_server_roundtrip":
@@ -132,7 +133,8 @@ def headline(result: dict) -> tuple[str, str, str]:
                 f"{r['answer_to_reply_median_ms']:.0f} ms)",
                 f"bare runs {r['emit_to_form_bare_run_median_ms']:.0f} ms and "
                 f"{r['answer_to_agent_bare_run_median_ms']:.0f} ms; "
-                f"push {r['push_median_ms']:.1f} ms",
+                f"push {r['push_median_ms']:.1f} ms; answer floor "
+                f"{r['answer_floor_median_ms']:.1f} ms",
                 f"to form {r['emit_to_form_ratio']:.2f}, to agent {r['answer_to_agent_ratio']:.2f}",
             )
         case "llm_overhead":
@@ -144,7 +146,7 @@ def headline(result: dict) -> tuple[str, str, str]:
                 f"{r['request_to_reply_median_ms']:.0f}); send → first request "
                 f"{r['send_to_request_median_ms']:.0f} ms",
                 f"save-and-push {r['baseline_save_and_push_median_ms']:.0f} ms",
-                f"start {r['start_ratio']:.2f}",
+                f"overhead {r['overhead_ratio']:.2f}, start {r['start_ratio']:.2f}",
             )
         case "schedules":
             processes = [key.removesuffix("_cpu_pct_none") for key in r if key.endswith("_none")]
@@ -176,8 +178,8 @@ def headline(result: dict) -> tuple[str, str, str]:
                 f"{r['most_mails_per_person']} a person, {r['questions_mailed_twice']} twice), "
                 f"after the grace period median {r['late_median_s']:.1f} s, max "
                 f"{r['late_max_s']:.1f} s; {r['cycles_per_s_sending']:.1f} cycles/s while sending",
-                f"{r['cycles_per_s_quiet']:.1f} cycles/s with nothing to send (each against bare "
-                "POSTs of its own run)",
+                f"{r['cycles_per_s_quiet']:.1f} cycles/s with nothing to send (each against the "
+                "answer floor of its own run)",
                 f"settle ratio {r['settle_ratio_sending']:.2f} vs {r['settle_ratio_quiet']:.2f} "
                 f"({r['settle_change']:.2f})",
             )

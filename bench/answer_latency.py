@@ -7,11 +7,10 @@ Between the two: the POST, validation, the settlement, queueing, waking a runner
 replaying the turn up to the answer.
 
 The floor, in the same run and the same browser: a bare page of the same questions as forms
-of the same fields, posted by htmx as the chat's are, to a bare view (bench/views.py) that
-saves the answer in one conditional UPDATE and wakes a waiter the way the stack must: in the
-web process on the embedded stack (a future, handed the answer); in scale-out a NOTIFY with
-the commit to a waiter in another process (this one) LISTENing as agent workers do, which
-then reads the answer.
+of the same fields, posted by htmx as the chat's are, to the answer floor
+(bench/answer_floor.py: validated, settled and its turn moved in one transaction, the chip
+pushed to the conversation's open tab, a waiter reading it back), timed from the click to the
+waiter having it.
 
 Two ways, each a fixed number of answers per round (200; --quick 50) for ours and for the
 floor: one conversation at a time (a person answering question after question) and 50 people
@@ -25,12 +24,10 @@ import asyncio
 import contextlib
 import re
 import statistics
-import time
-from contextlib import asynccontextmanager
 
 from playwright.async_api import BrowserContext, async_playwright
 
-from bench.client import Person, summary, wait_for_pending
+from bench.client import Person, floor_waiters, read_back, summary, wait_for_pending
 from bench.runner import bench_main
 from tests.browser import chromium
 
@@ -47,10 +44,10 @@ STAMP_CLICKS = """() => document.addEventListener('click', (event) => {
 }, true)"""
 
 
-async def measure(stack, answers: int, listen: dict | None, ways=("one", "many")) -> dict:
+async def measure(stack, answers: int, ways=("one", "many")) -> dict:
     async with (
         async_playwright() as playwright,
-        floor_waiter(listen) as woken,
+        floor_waiters(stack) as woken,
         contextlib.AsyncExitStack() as people,
     ):
         browser = await playwright.chromium.launch(
@@ -86,7 +83,7 @@ async def measure(stack, answers: int, listen: dict | None, ways=("one", "many")
 class Series:
     """Ask, then answer in the browser, ours and the floor's; return both latencies (s)."""
 
-    def __init__(self, stack, woken: dict | None):
+    def __init__(self, stack, woken):
         self.stack, self.woken = stack, woken
         self.people: list[tuple[Person, BrowserContext]] = []
 
@@ -103,9 +100,15 @@ class Series:
         for name in ("floor", "ours") if floor_first else ("ours", "floor"):
             chosen = floor if name == "floor" else ours
             clicked: dict[str, float] = {}
-            for start in range(0, conversations, at_once):
-                batch = slice(start, start + at_once)
-                clicked |= await self._answer(people[batch], chosen[batch], each, name)
+            async with contextlib.AsyncExitStack() as tabs:
+                if name == "floor":  # the chip's push reaches an open tab, as ours does
+                    opening = zip(people, chosen, strict=True)
+                    await asyncio.gather(
+                        *(tabs.enter_async_context(p.tab(c)) for (p, _), c in opening)
+                    )
+                for start in range(0, conversations, at_once):
+                    batch = slice(start, start + at_once)
+                    clicked |= await self._answer(people[batch], chosen[batch], each, name)
             in_hand = await (self._floor_times(chosen) if name == "floor" else _in_hand(chosen))
             latencies[name] = [in_hand[label] - clicked[label] for label in clicked]
         return latencies
@@ -133,18 +136,16 @@ class Series:
         return page
 
     async def _floor_times(self, conversations: list[int]) -> dict[str, float]:
+        """Return when the floor's waiters had each answer, by question label (in scale-out,
+        one may still be reading its answer back as the page sees its chip)."""
         from elicitation.models import Part
 
-        woken = self.woken
-        if woken is None:  # embedded: the waiters are in the web process
-            client = self.people[0][0].client
-            woken = (await client.get("/bench/answer-floor/times")).json()
-            woken = {int(pk): stamp for pk, stamp in woken.items()}
         parts = Part.objects.filter(conversation__in=conversations).values_list("pk", "payload")
-        return {
-            QUESTION_LABEL.search(payload["message"]).group(1): woken[pk]
-            async for pk, payload in parts
+        labels = {
+            pk: QUESTION_LABEL.search(payload["message"]).group(1) async for pk, payload in parts
         }
+        woken = await read_back(self.people[0][0], self.woken, list(labels))
+        return {label: woken[pk] for pk, label in labels.items()}
 
 
 async def _browser_of(browser, person: Person) -> BrowserContext:
@@ -187,41 +188,6 @@ async def _in_hand(conversations: list[int]) -> dict[str, float]:
     return {match.group(1): float(match.group(2)) for match in found}
 
 
-@asynccontextmanager
-async def floor_waiter(listen: dict | None):
-    """In scale-out, the floor's waiter in this process: LISTEN for the floor view's NOTIFY,
-    then read the answer, as a worker reads its turn; yield {part id: when it had it}."""
-    if listen is None:
-        yield None
-        return
-    import psycopg
-
-    from bench.views import FLOOR_CHANNEL
-    from elicitation.models import Part
-
-    woken: dict[int, float] = {}
-    select = f"SELECT response FROM {Part._meta.db_table} WHERE id = %s"
-    connect = psycopg.AsyncConnection.connect
-    async with (
-        await connect(autocommit=True, **listen) as listener,
-        await connect(autocommit=True, **listen) as reader,
-    ):
-        await listener.execute(f"LISTEN {FLOOR_CHANNEL}")
-
-        async def wait() -> None:
-            async for note in listener.notifies():
-                answer = await (await reader.execute(select, [int(note.payload)])).fetchone()
-                assert answer[0]["action"] == "accept"
-                woken[int(note.payload)] = time.time()
-
-        waiting = asyncio.create_task(wait())
-        try:
-            yield woken
-        finally:
-            waiting.cancel()
-            await asyncio.gather(waiting, return_exceptions=True)
-
-
 def _medians(way: str, rounds: list[dict]) -> dict:
     """The medians of the rounds' medians and p99s (ms), and their ratios to the floor's."""
     per_round = [
@@ -247,10 +213,7 @@ def _medians(way: str, rounds: list[dict]) -> dict:
 
 
 def run(stack, quick: bool, **options) -> dict:
-    from playground.jobs import listen as notices
-
-    listen = notices.connection_params() if stack.kind == "scaleout" else None
-    return asyncio.run(measure(stack, answers=50 if quick else 200, listen=listen))
+    return asyncio.run(measure(stack, answers=50 if quick else 200))
 
 
 if __name__ == "__main__":

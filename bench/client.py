@@ -13,6 +13,7 @@ from bench.stack import PASSWORD, USERNAME, Stack, wait_until
 
 WAIT_SECONDS = 60  # a push that takes longer than this is a failure, not a figure
 PENDING_PART = re.compile(r'<article id="part-(\d+)"[^>]*data-state="pending"')
+FLOOR_ANSWER = {"answer.environment": "staging", "answer.version": "v1"}
 
 
 class Person:
@@ -143,3 +144,72 @@ def percentile(values: list[float], share: float) -> float:
 
 def summary(values: list[float]) -> dict:
     return {"median": statistics.median(values), "p99": percentile(values, 0.99)}
+
+
+@asynccontextmanager
+async def floor_waiters(stack: Stack):
+    """Yield a coroutine function returning {part id: when its waiter had it}, of the answer
+    floor's waiters (bench/answer_floor.py) wherever the stack has them: embedded, the web
+    process's; in scale-out, this process's, LISTENing for the floor's NOTIFYs."""
+    if stack.kind == "embedded":
+
+        async def there(person: Person) -> dict[int, float]:
+            times = (await person.client.get("/bench/answer-floor/times")).json()
+            return {int(pk): stamp for pk, stamp in times.items()}
+
+        yield there
+        return
+    import psycopg
+
+    from bench.answer_floor import CHANNEL, read_back, wait
+    from playground.jobs import listen
+
+    params = listen.connection_params()
+    async with await psycopg.AsyncConnection.connect(autocommit=True, **params) as listener:
+        await listener.execute(f"LISTEN {CHANNEL}")
+        waiting: set[asyncio.Task] = set()
+
+        async def woken() -> None:
+            async for note in listener.notifies():
+                turn_id, part_id = map(int, note.payload.split())
+                waiting.add(task := asyncio.create_task(wait(turn_id, part_id)))
+                task.add_done_callback(waiting.discard)
+
+        async def here(person: Person) -> dict[int, float]:
+            return {pk: stamp for pk, (stamp, _) in read_back.items()}
+
+        waking = asyncio.create_task(woken())
+        try:
+            yield here
+        finally:
+            waking.cancel()
+            await asyncio.gather(waking, *waiting, return_exceptions=True)
+
+
+async def answer_floor_seconds(person: Person, woken, count: int) -> list[float]:
+    """Return the answer floor's latencies, one answer at a time, each from its POST to its
+    waiter having it (`woken`: of `floor_waiters`): a bench conversation's `count` questions,
+    each answered once the last one's chip showed and its waiter had it."""
+    conversation = await person.start_conversation()
+    await person.ask([conversation], count)
+    sent: dict[int, float] = {}
+    async with person.tab(conversation) as tab:
+        _, resync = await tab.wait_for(".")
+        for part_id in map(int, PENDING_PART.findall(resync)):
+            sent[part_id] = time.time()
+            await person.post(f"/bench/answer-floor/{part_id}", FLOOR_ANSWER)
+            await tab.wait_for(rf'<article id="part-{part_id}"[^>]*data-state="submitted"')
+            await read_back(person, woken, [part_id])
+    read = await read_back(person, woken, list(sent))
+    return [read[pk] - stamp for pk, stamp in sent.items()]
+
+
+async def read_back(person: Person, woken, part_ids: list[int]) -> dict[int, float]:
+    """Wait until the floor's waiters have read every one of `part_ids` back; return when each
+    had it."""
+    for _ in range(WAIT_SECONDS * 100):
+        read = await woken(person)
+        if all(pk in read for pk in part_ids):
+            return read
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"the answer floor's waiters did not read {part_ids} back")

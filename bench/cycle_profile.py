@@ -1,10 +1,12 @@
-"""cycle_profile: where one answer cycle spends its time, next to the baseline POST.
+"""cycle_profile: where one answer cycle spends its time, next to the answer floor's.
 
-Not a benchmark with a target: the profile behind settle_throughput's ratio. It runs in this
-process, against the stack's database and channel layer (no worker is started: the resumed
-run is executed here, as a worker would, so every query and render is seen): the settle
-POST through Django's test client, then the resumed run. Each query, template render and
-channel-layer send is timed; "other" is the rest (ORM, views, async hand-offs).
+Not a benchmark with a target: the profile behind answer_latency's and settle_throughput's
+ratios. It runs in this process, against the stack's database and channel layer (no worker is
+started: the resumed run is executed here, as a worker would, so every query and render is
+seen): the settle POST through Django's test client, then the resumed run; and the answer
+floor's POST (bench/answer_floor.py), then its waiter. Each query and commit (in any thread),
+template render and channel-layer send is timed; "other" is the rest (ORM, middleware, views,
+connections opened, async hand-offs).
 """
 
 import statistics
@@ -15,10 +17,12 @@ from bench.runner import bench_main
 from bench.stack import USERNAME
 
 CYCLES = 40
+WARM_UP = 5  # the first cycles warm caches and connections
+WRITES = {"INSERT", "UPDATE", "DELETE"}
 
 
 class Stopwatch:
-    """Count and time queries, renders and sends while active."""
+    """Count and time queries, renders and sends while it is the active one."""
 
     def __init__(self):
         self.count = defaultdict(int)
@@ -29,39 +33,49 @@ class Stopwatch:
         self.count[kind] += 1
         self.seconds[kind] += time.perf_counter() - started
 
-    def query(self, execute, sql, params, many, context):
-        started = time.perf_counter()
-        try:
-            return execute(sql, params, many, context)
-        finally:
-            self.add("queries", started)
-            self.writes += sql.lstrip().split(" ", 1)[0].upper() in {"INSERT", "UPDATE", "DELETE"}
+
+active: list[Stopwatch | None] = [None]
 
 
-def instrument(watch: Stopwatch) -> None:
-    """Wrap template rendering and channel-layer sends so the stopwatch sees them."""
+def _timed(kind: str, call, *args, **kwargs):
+    watch, started = active[0], time.perf_counter()
+    try:
+        return call(*args, **kwargs)
+    finally:
+        if watch is not None:
+            watch.add(kind, started)
+
+
+def instrument() -> None:
+    """Wrap every query and commit (whatever the thread), template render and channel-layer
+    send, so the active stopwatch sees them."""
     from channels.layers import get_channel_layer
+    from django.db.backends.base.base import BaseDatabaseWrapper
+    from django.db.backends.utils import CursorWrapper
     from django.template.backends.django import Template
 
+    execute = CursorWrapper._execute_with_wrappers
+
+    def timed_execute(self, sql, *args, **kwargs):
+        if active[0] is not None:
+            active[0].writes += sql.lstrip().split(" ", 1)[0].upper() in WRITES
+        return _timed("queries", execute, self, sql, *args, **kwargs)
+
+    CursorWrapper._execute_with_wrappers = timed_execute
+    commit = BaseDatabaseWrapper._commit
+    BaseDatabaseWrapper._commit = lambda self: _timed("commits", commit, self)
     render = Template.render
-
-    def timed_render(self, *args, **kwargs):
-        started = time.perf_counter()
-        try:
-            return render(self, *args, **kwargs)
-        finally:
-            watch.add("renders", started)
-
-    Template.render = timed_render
+    Template.render = lambda self, *args, **kwargs: _timed("renders", render, self, *args, **kwargs)
     layer = get_channel_layer()
     group_send = layer.group_send
 
     async def timed_group_send(*args, **kwargs):
-        started = time.perf_counter()
+        watch, started = active[0], time.perf_counter()
         try:
             return await group_send(*args, **kwargs)
         finally:
-            watch.add("sends", started)
+            if watch is not None:
+                watch.add("sends", started)
 
     layer.group_send = timed_group_send
 
@@ -69,9 +83,9 @@ def instrument(watch: Stopwatch) -> None:
 def profile(stack) -> dict:
     from asgiref.sync import async_to_sync
     from django.contrib.auth.models import User
-    from django.db import connection
     from django.test import Client
 
+    from bench import answer_floor
     from elicitation.models import Part
     from playground.runs.models import Agent, Conversation
     from playground.runs.tasks import execute_turn
@@ -80,54 +94,60 @@ def profile(stack) -> dict:
     client = Client(HTTP_HOST="127.0.0.1")
     client.force_login(user)
     agent = Agent.objects.get(slug="bench-ask")
-    conversation = Conversation.objects.create(owner=user, agent=agent)
-    for number in range(CYCLES + 5):
-        client.post(f"/c/{conversation.pk}/send", {"text": f"p{number}"}, HTTP_HX_REQUEST="true")
-        if stack.kind == "scaleout":
-            async_to_sync(execute_turn)(conversation.turns.latest("index").pk)  # as a worker would
-    parts = list(Part.objects.filter(conversation=conversation, state=Part.State.PENDING))
-
-    watch, baseline = Stopwatch(), Stopwatch()
-    instrument(watch)
-    cycle_seconds, post_seconds = [], []
-    for index, part in enumerate(parts):
-        measured = index >= 5  # the first few warm caches and connections
-        answer = {"action": "accept", "answer.environment": "staging"}
-        with connection.execute_wrapper(watch.query if measured else _passthrough):
-            started = time.perf_counter()
-            client.post(f"/parts/{part.pk}/settle", answer, HTTP_HX_REQUEST="true")
+    asked = []
+    for _ in ("ours", "floor"):
+        conversation = Conversation.objects.create(owner=user, agent=agent)
+        for number in range(CYCLES + WARM_UP):
+            text = {"text": f"p{conversation.pk}-{number}"}
+            client.post(f"/c/{conversation.pk}/send", text, HTTP_HX_REQUEST="true")
             if stack.kind == "scaleout":
-                async_to_sync(execute_turn)(part.turn_id)
-            cycle_seconds.append(time.perf_counter() - started)
-        with connection.execute_wrapper(baseline.query if measured else _passthrough):
-            started = time.perf_counter()
-            client.post("/bench/save-row")
-            post_seconds.append(time.perf_counter() - started)
-    assert conversation.turns.filter(status="done").count() == len(parts)
-    n = len(parts) - 5
-    cycle_ms = statistics.mean(cycle_seconds[5:]) * 1000
-    post_ms = statistics.mean(post_seconds[5:]) * 1000
-    parts_ms = {kind: watch.seconds[kind] / n * 1000 for kind in ("queries", "renders", "sends")}
-    return {
-        "cycle_ms": cycle_ms,
-        "cycle_queries": watch.count["queries"] / n,
-        "cycle_writes": watch.writes / n,
-        "cycle_query_ms": parts_ms["queries"],
-        "cycle_renders": watch.count["renders"] / n,
-        "cycle_render_ms": parts_ms["renders"],
-        "cycle_sends": watch.count["sends"] / n,
-        "cycle_send_ms": parts_ms["sends"],
-        "cycle_other_ms": cycle_ms - sum(parts_ms.values()),
-        "post_ms": post_ms,
-        "post_queries": baseline.count["queries"] / n,
-        "post_writes": baseline.writes / n,
-        "post_query_ms": baseline.seconds["queries"] / n * 1000,
-        "cost_ratio": cycle_ms / post_ms,
-    }
+                async_to_sync(execute_turn)(conversation.turns.latest("index").pk)  # a worker's
+        asked.append(list(Part.objects.filter(conversation=conversation, state="pending")))
 
+    watches = {"ours": Stopwatch(), "floor": Stopwatch()}
+    seconds: dict[str, list[float]] = {"ours": [], "floor": []}
+    instrument()
+    answer = {"answer.environment": "staging", "answer.version": "v1"}
+    for index, (ours, floor) in enumerate(zip(*asked, strict=True)):
+        measured = index >= WARM_UP
+        active[0] = watches["ours"] if measured else None
+        started = time.perf_counter()
+        client.post(
+            f"/parts/{ours.pk}/settle", {"action": "accept", **answer}, HTTP_HX_REQUEST="true"
+        )
+        if stack.kind == "scaleout":
+            async_to_sync(execute_turn)(ours.turn_id)
+        seconds["ours"].append(time.perf_counter() - started)
 
-def _passthrough(execute, sql, params, many, context):
-    return execute(sql, params, many, context)
+        active[0] = watches["floor"] if measured else None
+        started = time.perf_counter()
+        client.post(f"/bench/answer-floor/{floor.pk}", answer, HTTP_HX_REQUEST="true")
+        if stack.kind == "scaleout":  # embedded, the commit ran the waiter here already
+            async_to_sync(answer_floor.wait)(floor.turn_id, floor.pk)
+        seconds["floor"].append(time.perf_counter() - started)
+        active[0] = None
+    assert len(answer_floor.read_back) == len(asked[1])
+
+    n = CYCLES
+    figures = {}
+    for name, watch in watches.items():
+        total = statistics.mean(seconds[name][WARM_UP:]) * 1000
+        kinds = ("queries", "commits", "renders", "sends")
+        parts = {kind: watch.seconds[kind] / n * 1000 for kind in kinds}
+        figures |= {
+            f"{name}_ms": total,
+            f"{name}_queries": watch.count["queries"] / n,
+            f"{name}_writes": watch.writes / n,
+            f"{name}_query_ms": parts["queries"],
+            f"{name}_commits": watch.count["commits"] / n,
+            f"{name}_commit_ms": parts["commits"],
+            f"{name}_renders": watch.count["renders"] / n,
+            f"{name}_render_ms": parts["renders"],
+            f"{name}_sends": watch.count["sends"] / n,
+            f"{name}_send_ms": parts["sends"],
+            f"{name}_other_ms": total - sum(parts.values()),
+        }
+    return figures | {"ratio": figures["ours_ms"] / figures["floor_ms"]}
 
 
 def run(stack, quick: bool, **options) -> dict:

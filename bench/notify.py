@@ -1,6 +1,7 @@
 """notify: 10,000 questions asked within a minute, and the mails that tell their people.
 
-1. settle_throughput's measurement (answer cycles/s against bare POSTs/s) with nothing to send.
+1. settle_throughput's measurement (answer cycles/s against the answer floor's) with nothing
+   to send.
 2. 10,000 questions asked over 60 s for 1,000 people (10 each, in their own conversations),
    saved from this process like any source saves one (the Part's post_save owes its people a
    notice), to a real SMTP server (aiosmtpd) in a process of its own; the servers' senders mail them

@@ -66,6 +66,23 @@ async def measure(stack, questions: int) -> dict:
     }
 
 
+async def question_floor_seconds(person: Person, count: int) -> list[float]:
+    """Return the durable floor of a question `count` times, alone in a conversation of its
+    own (push_latency's baseline, for the benchmarks that read against it)."""
+    from elicitation.models import Part
+
+    arrivals: dict[int, float] = {}
+    conversation = await person.start_conversation()
+    async with person.tab(conversation) as tab:
+        for asked in range(count):
+            await person.post(f"/c/{conversation}/send", {"text": f"floor f{asked}"})
+            arrived, fragment = await tab.wait_for(FLOOR)
+            arrivals[int(FLOOR.search(fragment).group(1))] = arrived
+            await tab.wait_for(f'id="status"[^>]*data-state="idle-{asked + 1}"')
+    rows = Part.objects.filter(pk__in=arrivals).values_list("pk", "created_at")
+    return [arrivals[pk] - created.timestamp() async for pk, created in rows]
+
+
 def run(stack, quick: bool, **options) -> dict:
     return asyncio.run(measure(stack, questions=200 if quick else 1000))
 

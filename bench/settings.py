@@ -1,4 +1,4 @@
-"""The playground's settings plus the bench-only pieces: a baseline view, an echo socket,
+"""The playground's settings plus the bench-only pieces: the answer floor, an echo socket,
 a census of the server's live objects and the bench agent."""
 
 from playground.settings import *  # noqa: F403
