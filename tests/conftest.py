@@ -9,6 +9,29 @@ from playground.runs.models import Agent, Conversation
 from tests.support import runtime_agents  # noqa: F401  (registers the test agents)
 from tests.support.connections_support import demo  # noqa: F401  (the vault with a `demo` service)
 
+# Handed out first (`make test` gives each xdist worker whole files, in collection order): a
+# run that ends on one of these keeps one worker busy for minutes while the others sit idle.
+SLOWEST_FIRST = {
+    "tests/test_mcp_server.py",
+    "tests/test_schedule_workers.py",
+    "tests/test_crash_windows.py",
+    "tests/test_mcp_live.py",
+    "tests/test_answer_files_s3.py",
+    "tests/test_waiting_blocks_nothing.py",
+    "tests/test_repository_stands_alone.py",
+    "tests/test_agui_scaleout.py",
+    "tests/test_connections_oauth.py",
+    "tests/test_scaleout_silent_database.py",
+    "tests/test_agui_mastra.py",
+    "tests/test_mcp_revoked.py",
+    "tests/test_scaleout.py",
+    "tests/test_scaleout_faults.py",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    items.sort(key=lambda item: item.nodeid.split("::")[0] not in SLOWEST_FIRST)  # stable
+
 
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings) -> None:
