@@ -1,20 +1,17 @@
 """The bench's floors keep the guarantees they are read against (issue 50): each is run once,
 untimed. A floor that dropped one would make every ratio against it look worse than it is."""
 
-import asyncio
 import importlib
 
 import pytest
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 
 from bench import answer_floor
 from elicitation.models import Part
-from playground.chat.push import group_for
 from playground.runs.agents import REGISTRY
 from playground.runs.builtin_agents.deploy_assistant import ENVIRONMENTS
 from playground.runs.models import Agent, Conversation, Turn
 from tests.conftest import make_conversation, make_question
+from tests.test_api_requests import open_tab
 
 
 @pytest.fixture
@@ -31,18 +28,6 @@ def waiting(alice, seeded, transactional_db) -> Part:
     )
     payload = {"message": "Question 1-0: which environment?", "requestedSchema": ENVIRONMENTS}
     return make_question(turn, payload)
-
-
-def open_tab(conversation_id: int):
-    """Join the conversation's group as an open tab does; return a reader of its next push."""
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(group_for(conversation_id), channel)
-
-    async def next_push() -> str:
-        return (await asyncio.wait_for(layer.receive(channel), 5))["html"]
-
-    return async_to_sync(next_push)
 
 
 def test_the_answer_floor_validates_settles_once_pushes_the_chip_and_is_read_back(
