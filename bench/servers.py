@@ -8,7 +8,8 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from bench.stack import free_port, wait_until
+from bench.stack import wait_until
+from tests.support.live_server import free_port
 
 
 @contextmanager

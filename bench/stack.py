@@ -10,28 +10,19 @@ servers wrote (Part.created_at, counts) with the ORM.
 
 import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
 import uuid
 from pathlib import Path
 
 import psutil
 
+from tests.support.live_server import LiveServer, Worker
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 POSTGRES_URL = os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
 USERNAME, PASSWORD = "bench", "bench-password-1"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def cpu_seconds(process: psutil.Process) -> float:
@@ -65,8 +56,6 @@ class Stack:
         self.kind = kind
         self.worker_count = workers if kind == "scaleout" else 0
         self.workdir = Path(tempfile.mkdtemp(prefix=f"bench-{kind}-"))
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
         self.database = f"bench_{uuid.uuid4().hex[:12]}"
         self.env = {
             "DJANGO_SETTINGS_MODULE": "bench.settings",
@@ -91,8 +80,9 @@ class Stack:
         if concurrency is not None:
             self.env["EMBEDDED_CONCURRENCY"] = str(concurrency)
             self.worker_args = ["--concurrency", str(concurrency)]
-        self.web: subprocess.Popen | None = None
-        self.workers: list[subprocess.Popen] = []
+        self.web = LiveServer(self.workdir, self.env)
+        self.url = self.web.url
+        self.workers: list[Worker] = []
 
     @property
     def description(self) -> str:
@@ -115,54 +105,27 @@ class Stack:
         User.objects.create_user(USERNAME, password=PASSWORD)  # before seed: no local login
         call_command("seed", stdout=open(os.devnull, "w"))
         # What `make run` serves; in scale-out, the Procfile's web behind deploy/nginx.conf
-        # (pings every WEBSOCKET_PING_SECONDS).
-        self.web = self._spawn(
-            "web", "manage.py", "serve", "--host", "127.0.0.1", "--port", str(self.port)
-        )
+        # (pings every WEBSOCKET_PING_SECONDS), and its workers. The tests' own servers.
         try:
-            wait_until(self._answers, 60, "daphne did not start")
-        except TimeoutError:
+            self.web.start()
+            for number in range(self.worker_count):
+                log = self.workdir / f"worker-{number}.log"
+                self.workers.append(Worker(self.web.env, log, *self.worker_args))
+        except BaseException:
             self.__exit__()  # `with` calls __exit__ only after __enter__ returned: no orphans
             raise
-        for number in range(self.worker_count):
-            worker = self._spawn(f"worker-{number}", "manage.py", "worker", *self.worker_args)
-            self.workers.append(worker)
         return self
-
-    def _spawn(self, name: str, *args: str) -> subprocess.Popen:
-        with open(self.workdir / f"{name}.log", "a") as log:
-            return subprocess.Popen(
-                [sys.executable, *args],
-                cwd=BASE_DIR,
-                env={**os.environ, **self.env},
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-
-    def _answers(self) -> bool:
-        try:
-            with urllib.request.urlopen(self.url + "/accounts/login/", timeout=2) as response:
-                return response.status == 200
-        except OSError:
-            return False
 
     def processes(self) -> dict[str, psutil.Process]:
         """Return the server processes by name: web, then the workers."""
-        named = {"web": psutil.Process(self.web.pid)}
+        named = {"web": psutil.Process(self.web.process.pid)}
         for number, worker in enumerate(self.workers):
-            named[f"worker-{number}"] = psutil.Process(worker.pid)
+            named[f"worker-{number}"] = psutil.Process(worker.process.pid)
         return named
 
     def __exit__(self, *exc_info) -> None:
         for process in [self.web, *self.workers]:
-            if process is not None and process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-        for process in [self.web, *self.workers]:
-            if process is not None:
-                try:
-                    process.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    process.kill()
+            process.stop()
         if self.kind == "scaleout":
             from django.db import connections
 

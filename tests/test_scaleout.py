@@ -8,9 +8,6 @@ import atexit
 import functools
 import os
 import re
-import signal
-import subprocess
-import sys
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,7 +19,7 @@ import redis
 from websockets.exceptions import InvalidHandshake
 from websockets.sync.client import connect
 
-from tests.support.live_server import BASE_DIR, LiveServer, migrate, wait_for
+from tests.support.live_server import LiveServer, Worker, migrate, wait_for
 
 POSTGRES_URL = os.environ.get("SCALEOUT_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432")
 REDIS_URL = os.environ.get("SCALEOUT_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -74,46 +71,6 @@ class PostgresDatabase:
 
     def drop(self) -> None:
         _admin(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
-
-
-class Worker:
-    """A `manage.py worker` process, returned once it runs its jobs."""
-
-    def __init__(self, env: dict, log_path, *options: str):
-        self.log_path = log_path
-        with open(log_path, "a") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "manage.py", "worker", *options],
-                cwd=BASE_DIR,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        # Waits for the line it prints as its loop starts: a test's clock for a turn (a question
-        # within 20 s) then starts at a running worker, not at an interpreter still importing
-        # Django, which took longer than that on a loaded 2-core machine.
-        try:
-            wait_for(self._running, timeout=60, message="worker did not start")
-        except BaseException:
-            self.kill()
-            raise
-
-    def _running(self) -> bool:
-        log = self.log_path.read_text()
-        assert self.process.poll() is None, f"worker exited: {log}"
-        return "worker: running" in log
-
-    def kill(self) -> None:
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
 
 
 def scaleout_env(database: PostgresDatabase, step_dir, **extra: str) -> dict:

@@ -123,15 +123,16 @@ class LiveServer:
         self.db_path = workdir / "db.sqlite3"
         self.port = free_port()
         self.log_path = workdir / "daphne.log"
+        # Django's settings are manage.py's unless `env` names others (the bench's).
+        inherited = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
         self.env = {
-            **os.environ,
+            **inherited,
             "DATABASE_URL": f"sqlite:///{self.db_path}",
             "STATIC_ROOT": str(workdir / "static"),
             "FILES_ROOT": str(workdir / "files"),
             "PYTHONUNBUFFERED": "1",
             **(env or {}),
         }
-        self.env.pop("DJANGO_SETTINGS_MODULE", None)
         self.process: subprocess.Popen | None = None
 
     @property
@@ -281,3 +282,43 @@ class LiveClient:
                 return response.status, response.read().decode()
         except urllib.error.HTTPError as error:
             return error.code, error.read().decode()
+
+
+class Worker:
+    """A `manage.py worker` process, returned once it runs its jobs."""
+
+    def __init__(self, env: dict, log_path, *options: str):
+        self.log_path = log_path
+        with open(log_path, "a") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "manage.py", "worker", *options],
+                cwd=BASE_DIR,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        # Waits for the line it prints as its loop starts: a test's clock for a turn (a question
+        # within 20 s) then starts at a running worker, not at an interpreter still importing
+        # Django, which took longer than that on a loaded 2-core machine.
+        try:
+            wait_for(self._running, timeout=60, message="worker did not start")
+        except BaseException:
+            self.kill()
+            raise
+
+    def _running(self) -> bool:
+        log = self.log_path.read_text()
+        assert self.process.poll() is None, f"worker exited: {log}"
+        return "worker: running" in log
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
