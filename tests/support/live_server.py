@@ -70,6 +70,16 @@ def wait_until_listening(process: subprocess.Popen, listening, what: str) -> Non
         raise
 
 
+def stop_process(process: subprocess.Popen) -> None:
+    """Stop a server the way a service manager does: SIGTERM, then SIGKILL after 10 s."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
 def migrate(database_url: str) -> None:
     """Apply every migration to the database at `database_url`, in a process of its own."""
     env = {**os.environ, "DATABASE_URL": database_url}
@@ -232,12 +242,8 @@ class LiveServer:
         self.process.wait(timeout=10)
 
     def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
+        if self.process:
+            stop_process(self.process)
 
     def log(self) -> str:
         return self.log_path.read_text() if self.log_path.exists() else ""
@@ -316,9 +322,4 @@ class Worker:
         self.process.wait(timeout=10)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
+        stop_process(self.process)
