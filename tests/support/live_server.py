@@ -7,6 +7,7 @@ directly to check what a restart left behind.
 import atexit
 import functools
 import os
+import random
 import shutil
 import signal
 import socket
@@ -32,10 +33,22 @@ FAST_RECOVERY = {
 }
 
 
+# Below the kernel's ephemeral range (32768-60999 on Linux): a port chosen there could be taken
+# by any outgoing connection between being chosen and the server binding it (a browser
+# module's daphne found its port taken in CI).
+PORTS = range(20000, 32768)
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """Return a port on 127.0.0.1 that nothing listens on, outside the ephemeral range."""
+    while True:
+        port = random.choice(PORTS)
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue  # in use
+            return port
 
 
 def wait_for(condition, timeout: float = 30.0, interval: float = 0.05, message=""):
