@@ -199,6 +199,9 @@ def test_revoking_on_the_connections_page_ends_the_server_of_an_open_chat(stack)
     pid = wait_for(said_pid, message=f"no pid said: {web.log()[-2000:]}")
     runner = worker.process.pid if worker else web.process.pid
     assert alive(pid) and parent_of(pid) == runner  # kept by whoever ran the turn
+    if database is not None:  # the worker runs jobs and keeps a session: one LISTEN for both
+        listening = "SELECT count(*) FROM pg_stat_activity WHERE starts_with(query, 'LISTEN ')"
+        assert rows(listening + " AND datname = current_database()") == [(1,)]
 
     [(connection_id,)] = rows("SELECT id FROM connections_connection")
     revoked = person.post(web, f"/connections/{uuid.UUID(str(connection_id))}/revoke")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import connections, transaction
 
-from playground.jobs.listen import available, listen
+from playground.jobs.listen import available, subscribe
 
 logger = logging.getLogger(__name__)
 
@@ -79,13 +79,14 @@ async def run(jobs: list[Job], *, stopping: asyncio.Event, grace: float = 0.0) -
     for job in jobs:
         _running[job.name] = (loop, asyncio.Event())
     tasks = [asyncio.create_task(_loop(job, stopping)) for job in jobs]
-    if available():
-        callbacks = {CHANNEL: lambda name: _wake_listed(name, jobs)}
-        callbacks |= {job.channel: lambda _, n=job.name: wake(n) for job in jobs if job.channel}
-        tasks.append(asyncio.create_task(listen(callbacks)))
+    callbacks = {CHANNEL: lambda name: _wake_listed(name, jobs)}
+    callbacks |= {job.channel: lambda _, n=job.name: wake(n) for job in jobs if job.channel}
+    unsubscribe = subscribe(callbacks) if available() else None
     try:
         await stopping.wait()
     finally:
+        if unsubscribe is not None:
+            unsubscribe()
         for task in tasks:
             task.cancel()
         for job in jobs:

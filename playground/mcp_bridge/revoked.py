@@ -30,16 +30,14 @@ class Opened(Protocol):
 
 
 _open: set[Opened] = set()  # every session open in this process, on any loop
-_listening: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
 
 
 def opened(session: Opened) -> None:
-    """Register `session` (from its start on; on PostgreSQL its loop listens from then on)."""
+    """Register `session` (from its start on; on PostgreSQL the process listens from then on,
+    on its one LISTEN connection)."""
     _open.add(session)
-    loop = session.loop
-    if listen.available() and loop not in _listening:
-        _listening[loop] = loop.create_task(listen.listen({CHANNEL: _revoked}))
-        _listening[loop].add_done_callback(lambda _: _listening.pop(loop, None))
+    if listen.available():
+        listen.subscribe({CHANNEL: _revoked})
 
 
 def closed(session: Opened) -> None:
