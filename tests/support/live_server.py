@@ -1,4 +1,5 @@
-"""A real daphne server in a subprocess (`manage.py serve`), on its own SQLite file: `make run`.
+"""A real daphne server in a subprocess (`manage.py serve`), on its own SQLite file: `make run`,
+with a fast password hasher (tests/support/live_settings.py).
 
 Tests can kill it (SIGKILL) and start it again on the same database, and read that database
 directly to check what a restart left behind.
@@ -146,10 +147,11 @@ class LiveServer:
         self.db_path = workdir / "db.sqlite3"
         self.port = free_port()
         self.log_path = workdir / "daphne.log"
-        # Django's settings are manage.py's unless `env` names others (the bench's).
-        inherited = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+        # The playground's settings with a fast password hasher, unless `env` names others
+        # (the bench's).
         self.env = {
-            **inherited,
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "tests.support.live_settings",
             "DATABASE_URL": f"sqlite:///{self.db_path}",
             "STATIC_ROOT": str(workdir / "static"),
             "FILES_ROOT": str(workdir / "files"),
