@@ -221,7 +221,7 @@ def make_and_procfile_reads() -> set[str]:
     found = set(re.findall(r"^([A-Z][A-Z_]*) \?=", makefile, re.M))  # HOST ?= ...
     found |= set(re.findall(r"\$\$\{([A-Z][A-Z_]*)", makefile))  # $${DEBUG:-1}
     found |= set(re.findall(r"^ifdef ([A-Z][A-Z_]*)", makefile, re.M))  # MCP
-    found |= set(re.findall(r"\$\(([A-Z][A-Z_]*)\)", makefile)) - {"VENV", "PY"}
+    found |= set(re.findall(r"\$\(([A-Z][A-Z_]*)\)", makefile)) - {"VENV", "PY", "UV"}
     found -= {"PYTHON_FOR_VENV", "SERVE_FLAGS", "MCP_COMMAND"}  # the Makefile's own
     commands = "\n".join(line for line in procfile.splitlines() if not line.startswith("#"))
     found |= set(re.findall(r"\$\{?([A-Z][A-Z_]*)", commands))
