@@ -9,6 +9,7 @@ template render and channel-layer send is timed; "other" is the rest (ORM, middl
 connections opened, async hand-offs).
 """
 
+import re
 import statistics
 import time
 from collections import defaultdict
@@ -28,6 +29,7 @@ class Stopwatch:
         self.count = defaultdict(int)
         self.seconds = defaultdict(float)
         self.writes = 0
+        self.statements = defaultdict(lambda: [0, 0.0])  # statement → [count, seconds]
 
     def add(self, kind: str, started: float) -> None:
         self.count[kind] += 1
@@ -46,6 +48,15 @@ def _timed(kind: str, call, *args, **kwargs):
             watch.add(kind, started)
 
 
+def statement(sql: str) -> str:
+    """Name a query by what it does to which table: "UPDATE playground_turn", "SELECT
+    elicitation_part (skip locked)"."""
+    verb = sql.lstrip().split(" ", 1)[0].upper()
+    table = re.search(r'(?:FROM|INTO|UPDATE|JOIN)\s+"?(\w+)"?', sql, re.IGNORECASE)
+    name = f"{verb} {table.group(1)}" if table and verb != "SAVEPOINT" else verb
+    return name + (" (skip locked)" if "SKIP LOCKED" in sql.upper() else "")
+
+
 def instrument() -> None:
     """Wrap every query and commit (whatever the thread), template render and channel-layer
     send, so the active stopwatch sees them."""
@@ -57,9 +68,15 @@ def instrument() -> None:
     execute = CursorWrapper._execute_with_wrappers
 
     def timed_execute(self, sql, *args, **kwargs):
-        if active[0] is not None:
-            active[0].writes += sql.lstrip().split(" ", 1)[0].upper() in WRITES
-        return _timed("queries", execute, self, sql, *args, **kwargs)
+        watch, started = active[0], time.perf_counter()
+        try:
+            return _timed("queries", execute, self, sql, *args, **kwargs)
+        finally:
+            if watch is not None:
+                watch.writes += sql.lstrip().split(" ", 1)[0].upper() in WRITES
+                tally = watch.statements[statement(sql)]
+                tally[0] += 1
+                tally[1] += time.perf_counter() - started
 
     CursorWrapper._execute_with_wrappers = timed_execute
     commit = BaseDatabaseWrapper._commit
@@ -146,6 +163,10 @@ def profile(stack) -> dict:
             f"{name}_sends": watch.count["sends"] / n,
             f"{name}_send_ms": parts["sends"],
             f"{name}_other_ms": total - sum(parts.values()),
+            f"{name}_statements": {
+                sql: f"{count / n:g} x, {seconds / n * 1000:.2f} ms"
+                for sql, (count, seconds) in sorted(watch.statements.items())
+            },
         }
     return figures | {"ratio": figures["ours_ms"] / figures["floor_ms"]}
 
