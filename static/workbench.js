@@ -78,16 +78,18 @@ function keepInAddress() {
 
 async function restoreFromAddress() {
   const code = new URLSearchParams(location.hash.slice(1)).get("p");
-  if (!code) return;
-  try {
-    editor.value = await unpacked(code);
-  } catch {
-    document.querySelector("[data-bracket-match]").textContent = "This link's payload could not be read; showing the example instead.";
-    return;
+  if (code) {
+    try {
+      editor.value = await unpacked(code);
+    } catch {
+      document.querySelector("[data-bracket-match]").textContent = "This link's payload could not be read; showing the example instead.";
+      return;
+    }
+    showLineNumbers();
   }
-  showLineNumbers();
   await htmxListens;
-  editor.dispatchEvent(new Event("input", { bubbles: true }));
+  // A payload from a link, or one typed before htmx listened (a slow load), is previewed now.
+  if (editor.value !== editor.defaultValue) editor.dispatchEvent(new Event("input", { bubbles: true }));
 }
 
 // What a request will send, in bytes, as multipart (the page's encoding): each field's name

@@ -30,6 +30,20 @@ def open_workbench(page: Page, server, text: str = TEXT) -> None:
     expect(page.locator("#results .part-message")).to_have_text(PAYLOAD["message"])
 
 
+def test_a_payload_typed_before_the_pages_scripts_ran_is_previewed(page, live_server):
+    """On a slow load a person can type before htmx listens (it sets up its triggers once the
+    deferred scripts ran): what they typed is previewed once it does, not lost."""
+    held = []
+    page.route("**/workbench*.js", lambda route: held.append(route))  # waits until let go
+    page.goto(live_server.url + "/workbench/", wait_until="commit")
+    page.fill("#payload", TEXT)
+    while not held:
+        page.wait_for_timeout(50)
+    held[0].continue_()
+    expect(page.get_by_role("radio", name="staging")).to_be_visible()
+    expect(page.locator("#diagnostics")).to_have_text("Valid: 2 fields, shown as below.")
+
+
 def test_typing_a_payload_changes_the_form_and_bad_json_keeps_it(page, live_server):
     page.goto(live_server.url + "/")
     page.get_by_role("link", name="schema workbench").click()
